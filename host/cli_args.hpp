@@ -1,0 +1,26 @@
+// Minimal option parsing for the subcommands: one positional argument and --key value flags.
+#pragma once
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace skipstone {
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct ParsedArgs {
+  std::vector<std::string> positional;
+  std::map<std::string, std::string> values;  // --key value
+  std::set<std::string> flags;                // --flag
+};
+
+// `with_value` lists the options taking a value, `flags` the bare ones; anything else is a
+// UsageError naming the option.
+ParsedArgs parse_args(const std::vector<std::string>& args, const std::set<std::string>& with_value,
+                      const std::set<std::string>& flags);
+
+}  // namespace skipstone

@@ -1,0 +1,359 @@
+// Parsing and validation of run configs into RunConfig/ScanSpec (README "Config format").
+#include "config.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include "json_reader.hpp"
+#include "skipstone/inertia.hpp"
+
+namespace skipstone {
+namespace {
+
+using nlohmann::json;
+
+const ParamRule* find_rule(const std::vector<ParamRule>& rules, const std::string& name) {
+  for (const auto& r : rules)
+    if (r.name == name) return &r;
+  return nullptr;
+}
+
+std::string number_text(double v) {
+  std::ostringstream os;
+  os.precision(17);
+  os << v;
+  return os.str();
+}
+
+void check_rule(const ParamRule& r, double v, const std::string& path) {
+  if (!r.ok(v)) throw ConfigError(path, "value " + number_text(v) + " is out of range; allowed: " + r.allowed);
+}
+
+// Moment of inertia: exactly one of gamma, eta, beta, given in parameters or as a scan axis.
+struct MomentChoice {
+  MomentForm form;
+  std::string name;
+};
+
+bool moment_ok(MomentForm f, double v) {
+  switch (f) {
+    case MomentForm::gamma: return v >= 0.0;
+    case MomentForm::eta: return v >= 0.0 && v < 1.0;
+    default: return v >= 0.0 && v < kPi;
+  }
+}
+const char* moment_allowed(MomentForm f) {
+  switch (f) {
+    case MomentForm::gamma: return ">= 0";
+    case MomentForm::eta: return "in [0, 1)";
+    default: return "in [0, pi)";
+  }
+}
+MomentForm moment_form(const std::string& n) {
+  return n == "eta" ? MomentForm::eta : (n == "beta" ? MomentForm::beta : MomentForm::gamma);
+}
+bool is_moment(const std::string& n) { return n == "gamma" || n == "eta" || n == "beta"; }
+
+double gamma_of(MomentForm f, double v) {
+  switch (f) {
+    case MomentForm::eta: return gamma_from_eta(v);
+    case MomentForm::beta: return gamma_from_beta(v);
+    default: return v;
+  }
+}
+
+}  // namespace
+
+RunConfig parse_config(const json& j) {
+  RunConfig rc;
+  JsonReader top(j, "");
+  const std::string system = top.string("system");
+  rc.system = system_schema(system);
+  const SystemSchema& sys = rc.system;
+  ScanSpec& spec = rc.spec;
+  spec = ScanSpec{};
+  spec.model = sys.model;
+  spec.table = sys.table;
+  for (double& v : spec.params) v = 0.0;
+  json resolved = {{"system", system}};
+
+  // --- initial conditions (read first: their keys are scannable too)
+  JsonReader init = top.optional_object("initial").value_or(JsonReader(json::object(), "initial"));
+  rc.start = init.string_or("start", sys.default_start);
+  const auto start_it = sys.starts.find(rc.start);
+  if (start_it == sys.starts.end()) {
+    std::string allowed;
+    for (const auto& kv : sys.starts) allowed += (allowed.empty() ? "" : ", ") + kv.first;
+    throw ConfigError("initial.start", "value " + show(rc.start) + " is not a start kind of system " + system +
+                                           "; allowed: " + allowed);
+  }
+  const StartSchema& start = start_it->second;
+  spec.start = start.kind;
+
+  // --- scan axes (names checked against the rules below)
+  std::vector<std::pair<std::string, std::string>> axis_paths;  // (name, path)
+  JsonReader scan = top.optional_object("scan").value_or(JsonReader(json::object(), "scan"));
+  const std::string scan_type = scan.string_or("type", "grid");
+  if (scan_type != "grid" && scan_type != "random")
+    throw ConfigError("scan.type", "value " + show(scan_type) + " is not allowed; allowed: \"grid\", \"random\"");
+  spec.random = scan_type == "random";
+  if (spec.random) {
+    spec.count = scan.integer("count");
+    if (spec.count == 0) throw ConfigError("scan.count", "value 0 is not allowed; a random scan needs count >= 1");
+    spec.seed = scan.integer_or("seed", 0);
+  }
+  const json axes_json = scan.has("axes") ? scan.array("axes") : json::array();
+  scan.allow("axes");
+  scan.finish();
+  if (axes_json.size() > static_cast<std::size_t>(kMaxAxes))
+    throw ConfigError("scan.axes", "at most " + std::to_string(kMaxAxes) + " axes are allowed, got " +
+                                       std::to_string(axes_json.size()));
+  if (spec.random && axes_json.empty())
+    throw ConfigError("scan.axes", "a random scan needs at least one axis to sample");
+  for (std::size_t i = 0; i < axes_json.size(); ++i) {
+    const std::string path = "scan.axes[" + std::to_string(i) + "]";
+    JsonReader ax(axes_json[i], path);
+    ScanAxis a;
+    a.name = ax.string("param");
+    a.min = ax.number("min");
+    a.max = ax.number("max");
+    if (a.max < a.min)
+      throw ConfigError(path + ".max", "value " + number_text(a.max) + " is below min " + number_text(a.min));
+    if (spec.random) {
+      a.n = 0;
+    } else {
+      a.n = ax.integer("n");
+      if (a.n == 0) throw ConfigError(path + ".n", "value 0 is not allowed; an axis needs n >= 1 points (empty grid)");
+    }
+    ax.finish();
+    for (const auto& prev : rc.axes)
+      if (prev.name == a.name) throw ConfigError(path + ".param", "parameter " + show(a.name) + " is scanned twice");
+    rc.axes.push_back(a);
+    axis_paths.push_back({a.name, path});
+  }
+
+  // --- moment of inertia
+  JsonReader params = top.optional_object("parameters").value_or(JsonReader(json::object(), "parameters"));
+  std::vector<std::string> given;
+  for (const char* m : {"gamma", "eta", "beta"})
+    if (params.has(m)) given.push_back(m);
+  for (const auto& a : rc.axes)
+    if (is_moment(a.name)) given.push_back(a.name);
+  if (given.empty())
+    throw ConfigError("parameters.gamma", "required: give the moment of inertia as one of gamma, eta or beta "
+                                          "(in parameters or as a scan axis)");
+  if (given.size() > 1)
+    throw ConfigError("parameters." + given[1], "the moment of inertia is given twice (" + given[0] + " and " +
+                                                    given[1] + "); give exactly one of gamma, eta, beta");
+  rc.moment_name = given[0];
+  spec.moment = moment_form(rc.moment_name);
+  if (params.has(rc.moment_name)) {
+    const double v = params.number(rc.moment_name);
+    if (!moment_ok(spec.moment, v))
+      throw ConfigError("parameters." + rc.moment_name,
+                        "value " + number_text(v) + " is out of range; allowed: " + moment_allowed(spec.moment));
+    spec.params[P_MOMENT] = v;
+    resolved["parameters"][rc.moment_name] = v;
+  }
+
+  // --- model parameters
+  auto read_rules = [&](JsonReader& rd, const std::vector<ParamRule>& rules, const char* section) {
+    for (const auto& r : rules) {
+      const bool scanned = [&] {
+        for (const auto& a : rc.axes)
+          if (a.name == r.name) return true;
+        return false;
+      }();
+      if (rd.has(r.name) && scanned)
+        throw ConfigError(rd.key_path(r.name), "is also a scan axis; give it in one place only");
+      double v;
+      if (rd.has(r.name)) {
+        v = rd.number(r.name);
+        check_rule(r, v, rd.key_path(r.name));
+      } else {
+        rd.allow(r.name);
+        if (!r.fallback && !scanned) throw ConfigError(rd.key_path(r.name), "required key is missing; allowed: " + r.allowed);
+        v = r.fallback.value_or(0.0);
+      }
+      spec.params[r.param] = v;
+      if (!scanned) resolved[section][r.name] = v;
+    }
+  };
+  read_rules(params, sys.parameters, "parameters");
+  if (sys.table == TableKind::polygon) {
+    const json& verts = params.array("vertices");
+    if (verts.size() < 3 || verts.size() > static_cast<std::size_t>(kMaxPolygonVertices))
+      throw ConfigError("parameters.vertices", "a polygon needs 3 to " + std::to_string(kMaxPolygonVertices) +
+                                                   " vertices, got " + std::to_string(verts.size()));
+    spec.polygon_n = static_cast<std::int32_t>(verts.size());
+    for (std::size_t i = 0; i < verts.size(); ++i) {
+      const std::string vp = "parameters.vertices[" + std::to_string(i) + "]";
+      if (!verts[i].is_array() || verts[i].size() != 2) throw ConfigError(vp, "expected [x, y], got " + show(verts[i]));
+      spec.polygon[i] = {json_number(verts[i][0], vp + "[0]"), json_number(verts[i][1], vp + "[1]")};
+    }
+    for (int i = 0; i < spec.polygon_n; ++i) {
+      const Vec2 a = spec.polygon[i], b = spec.polygon[(i + 1) % spec.polygon_n], c = spec.polygon[(i + 2) % spec.polygon_n];
+      if (!(cross(b - a, c - b) > 0.0))
+        throw ConfigError("parameters.vertices[" + std::to_string((i + 1) % spec.polygon_n) + "]",
+                          "the polygon must be convex with vertices in counterclockwise order (turn at this vertex is not a left turn)");
+    }
+    resolved["parameters"]["vertices"] = verts;
+  }
+  params.allow("gamma");
+  params.allow("eta");
+  params.allow("beta");
+  params.finish();
+  if (!sys.allows_gravity && spec.params[P_G] != 0.0)
+    throw ConfigError("parameters.g", "value " + number_text(spec.params[P_G]) + " is not allowed for system " + system +
+                                          ": a torus has no floor; allowed: 0 (use cylinder:sinai for gravity along the axis)");
+
+  init.allow("start");
+  read_rules(init, start.keys, "initial");
+  init.finish();
+  resolved["initial"]["start"] = rc.start;
+
+  // --- scan axes against the rules
+  for (std::size_t i = 0; i < rc.axes.size(); ++i) {
+    ScanAxis& a = rc.axes[i];
+    const std::string& path = axis_paths[i].second;
+    AxisSpec& as = spec.axes[i];
+    as.min = a.min;
+    as.max = a.max;
+    as.n = a.n;
+    if (is_moment(a.name)) {
+      as.param = P_MOMENT;
+      if (!moment_ok(spec.moment, a.min))
+        throw ConfigError(path + ".min", "value " + number_text(a.min) + " is out of range for " + a.name + "; allowed: " + moment_allowed(spec.moment));
+      if (!moment_ok(spec.moment, a.max))
+        throw ConfigError(path + ".max", "value " + number_text(a.max) + " is out of range for " + a.name + "; allowed: " + moment_allowed(spec.moment));
+      continue;
+    }
+    const ParamRule* r = find_rule(sys.parameters, a.name);
+    if (!r) r = find_rule(start.keys, a.name);
+    if (!r) {
+      std::string allowed = "gamma|eta|beta";
+      for (const auto& x : sys.parameters) allowed += ", " + x.name;
+      for (const auto& x : start.keys) allowed += ", " + x.name;
+      throw ConfigError(path + ".param", "value " + show(a.name) + " is not a scannable parameter of system " + system +
+                                             " with start " + show(rc.start) + "; allowed: " + allowed);
+    }
+    as.param = r->param;
+    check_rule(*r, a.min, path + ".min");
+    check_rule(*r, a.max, path + ".max");
+  }
+  spec.n_axes = static_cast<std::int32_t>(rc.axes.size());
+  if (!spec.random) {
+    long double total = 1.0L;
+    for (const auto& a : rc.axes) total *= static_cast<long double>(a.n);
+    if (total > 1.1e12L) throw ConfigError("scan.axes", "the grid has more than 1.1e12 points");
+    spec.count = 1;
+    for (const auto& a : rc.axes) spec.count *= a.n;
+    for (auto it = rc.axes.rbegin(); it != rc.axes.rend(); ++it) rc.shape.push_back(it->n);
+    if (rc.shape.empty()) rc.shape.push_back(1);
+  } else {
+    rc.shape = {static_cast<std::size_t>(spec.count)};
+  }
+
+  // cross constraints at every corner of the scanned box
+  const std::size_t corners = std::size_t{1} << rc.axes.size();
+  for (std::size_t c = 0; c < corners; ++c) {
+    double p[kParamCount];
+    for (int k = 0; k < kParamCount; ++k) p[k] = spec.params[k];
+    for (std::size_t i = 0; i < rc.axes.size(); ++i) p[spec.axes[i].param] = (c >> i) & 1 ? rc.axes[i].max : rc.axes[i].min;
+    const auto err = check_cross_constraints(sys, spec.start, p, gamma_of(spec.moment, p[P_MOMENT]));
+    if (err) {
+      std::string where = "parameters." + err->param;
+      for (std::size_t i = 0; i < rc.axes.size(); ++i)
+        if (rc.axes[i].name == err->param) where = axis_paths[i].second + ((c >> i) & 1 ? ".max" : ".min");
+      if (err->param == "gamma") where = rc.moment_name == "gamma" ? where : "parameters." + rc.moment_name;
+      throw ConfigError(where, err->message);
+    }
+  }
+
+  // --- stop rules
+  JsonReader stop = top.optional_object("stop").value_or(JsonReader(json::object(), "stop"));
+  const auto t_max = stop.optional_number("t_max");
+  const bool has_events = stop.has("max_events");
+  spec.max_events = stop.integer_or("max_events", std::numeric_limits<std::uint64_t>::max());
+  stop.finish();
+  if (t_max && !(*t_max > 0.0)) throw ConfigError("stop.t_max", "value " + number_text(*t_max) + " is out of range; allowed: > 0");
+  if (has_events && spec.max_events == 0) throw ConfigError("stop.max_events", "value 0 is out of range; allowed: >= 1");
+  if (!t_max && !has_events) throw ConfigError("stop", "give t_max, max_events or both");
+  if (sys.needs_t_max && !t_max) throw ConfigError("stop.t_max", "required for system " + system);
+  spec.t_max = t_max.value_or(INFINITY);
+  if (t_max) resolved["stop"]["t_max"] = *t_max;
+  if (has_events) resolved["stop"]["max_events"] = spec.max_events;
+
+  // --- options
+  JsonReader opt = top.optional_object("options").value_or(JsonReader(json::object(), "options"));
+  spec.energy_tolerance = opt.number_or("energy_tolerance", 1e-9);
+  spec.bounded_depth = opt.number_or("bounded_depth", 1.0);
+  spec.corner_tolerance = opt.number_or("corner_tolerance", 1e-9);
+  spec.rtol = opt.number_or("rtol", 1e-12);
+  spec.atol = opt.number_or("atol", 1e-12);
+  spec.max_steps = opt.integer_or("max_steps", 1000000);
+  rc.chunk_size = opt.integer_or("chunk_size", 0);
+  opt.finish();
+  if (!(spec.energy_tolerance > 0.0)) throw ConfigError("options.energy_tolerance", "value " + number_text(spec.energy_tolerance) + " is out of range; allowed: > 0");
+  if (!(spec.bounded_depth >= 0.0)) throw ConfigError("options.bounded_depth", "value " + number_text(spec.bounded_depth) + " is out of range; allowed: >= 0");
+  if (!(spec.corner_tolerance >= 0.0 && spec.corner_tolerance < 0.1)) throw ConfigError("options.corner_tolerance", "value " + number_text(spec.corner_tolerance) + " is out of range; allowed: in [0, 0.1)");
+  if (!(spec.rtol > 0.0 && spec.rtol < 1.0)) throw ConfigError("options.rtol", "value " + number_text(spec.rtol) + " is out of range; allowed: in (0, 1)");
+  if (!(spec.atol > 0.0)) throw ConfigError("options.atol", "value " + number_text(spec.atol) + " is out of range; allowed: > 0");
+  if (spec.max_steps == 0) throw ConfigError("options.max_steps", "value 0 is out of range; allowed: >= 1");
+  resolved["options"] = {{"energy_tolerance", spec.energy_tolerance}, {"bounded_depth", spec.bounded_depth},
+                         {"corner_tolerance", spec.corner_tolerance}, {"rtol", spec.rtol}, {"atol", spec.atol},
+                         {"max_steps", spec.max_steps}, {"chunk_size", rc.chunk_size}};
+
+  // --- observables
+  if (top.has("observables")) {
+    const json& obs = top.array("observables");
+    if (obs.empty()) throw ConfigError("observables", "the list is empty; leave the key out to get every observable");
+    for (std::size_t i = 0; i < obs.size(); ++i) {
+      const std::string path = "observables[" + std::to_string(i) + "]";
+      if (!obs[i].is_string()) throw ConfigError(path, "expected a string, got " + show(obs[i]));
+      const std::string name = obs[i].get<std::string>();
+      bool known = false;
+      for (const auto& o : sys.observables) known = known || o == name;
+      if (!known) {
+        std::string allowed;
+        for (const auto& o : sys.observables) allowed += (allowed.empty() ? "" : ", ") + o;
+        throw ConfigError(path, "value " + show(name) + " is not an observable of system " + system + "; allowed: " + allowed);
+      }
+      rc.observables.push_back(name);
+    }
+  } else {
+    rc.observables = sys.observables;
+  }
+  resolved["observables"] = rc.observables;
+  top.finish();
+
+  resolved["scan"]["type"] = scan_type;
+  if (spec.random) {
+    resolved["scan"]["count"] = spec.count;
+    resolved["scan"]["seed"] = spec.seed;
+  }
+  resolved["scan"]["axes"] = json::array();
+  for (const auto& a : rc.axes) {
+    json ja = {{"param", a.name}, {"min", a.min}, {"max", a.max}};
+    if (!spec.random) ja["n"] = a.n;
+    resolved["scan"]["axes"].push_back(ja);
+  }
+  rc.resolved = resolved;
+  return rc;
+}
+
+RunConfig load_config_file(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError("(file)", "cannot open config file " + path.string());
+  json j;
+  try {
+    in >> j;
+  } catch (const json::parse_error& e) {
+    throw ConfigError("(file)", std::string("not valid JSON: ") + e.what());
+  }
+  return parse_config(j);
+}
+
+}  // namespace skipstone

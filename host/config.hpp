@@ -1,0 +1,39 @@
+// A run's configuration: the JSON file (format in README "Config format") parsed, validated
+// and resolved into the kernels' ScanSpec plus what the writers need (axes, shape,
+// observables). Every rejection is a ConfigError naming the key path.
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "skipstone/scan_spec.hpp"
+#include "systems.hpp"
+
+namespace skipstone {
+
+struct ScanAxis {
+  std::string name;  // config key, e.g. "angle" or "eta"
+  double min, max;
+  std::uint64_t n;   // grid points (grids)
+};
+
+struct RunConfig {
+  SystemSchema system;
+  std::string start;
+  ScanSpec spec;
+  std::vector<ScanAxis> axes;
+  std::vector<std::size_t> shape;  // numpy shape of every map (grids: last axis = axis 0)
+  std::vector<std::string> observables;
+  std::uint64_t chunk_size;        // 0: chosen from free memory
+  std::string moment_name;         // "gamma", "eta" or "beta"
+  nlohmann::json resolved;         // the config with every default spelled out
+};
+
+RunConfig parse_config(const nlohmann::json& j);
+// Reads and parses a file; JSON syntax errors become ConfigError at key "(file)".
+RunConfig load_config_file(const std::filesystem::path& path);
+
+}  // namespace skipstone

@@ -1,0 +1,51 @@
+// Typed, path-aware access to a JSON object: every getter knows the key path it reads, every
+// failure is a ConfigError naming that path, and `finish()` rejects keys nobody asked for
+// (with the list of allowed ones), so a typo never passes silently.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "config_error.hpp"
+
+namespace skipstone {
+
+class JsonReader {
+ public:
+  JsonReader(const nlohmann::json& obj, std::string path);
+
+  const std::string& path() const { return path_; }
+  std::string key_path(const std::string& key) const;
+  bool has(const std::string& key) const;
+
+  double number(const std::string& key);                       // required finite number
+  double number_or(const std::string& key, double fallback);   // optional finite number
+  std::optional<double> optional_number(const std::string& key);
+  std::uint64_t integer(const std::string& key);               // required integer >= 0
+  std::uint64_t integer_or(const std::string& key, std::uint64_t fallback);
+  std::string string(const std::string& key);
+  std::string string_or(const std::string& key, const std::string& fallback);
+  const nlohmann::json& array(const std::string& key);
+  JsonReader object(const std::string& key);
+  std::optional<JsonReader> optional_object(const std::string& key);
+  // Marks a key as known without reading it (its reader is elsewhere).
+  void allow(const std::string& key) { seen_.insert(key); }
+
+  // Throws for keys that were never read or allowed.
+  void finish() const;
+
+ private:
+  const nlohmann::json& at(const std::string& key);
+  const nlohmann::json& obj_;
+  std::string path_;
+  std::set<std::string> seen_;
+};
+
+// Checks a JSON value that must be a finite number; `path` names it in the error.
+double json_number(const nlohmann::json& v, const std::string& path);
+
+}  // namespace skipstone

@@ -1,0 +1,67 @@
+// The skipstone command line: dispatches to the subcommands and maps errors to exit codes
+// (2 for bad input: usage or config; 1 for failures while running).
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli_args.hpp"
+#include "commands.hpp"
+#include "config_error.hpp"
+
+#ifndef SKIPSTONE_VERSION
+#define SKIPSTONE_VERSION "unknown"
+#endif
+
+namespace {
+
+const char* const kMainHelp =
+    "skipstone " SKIPSTONE_VERSION " - ensembles of no-slip and nonholonomic (rolling) billiards\n"
+    "\n"
+    "usage: skipstone COMMAND [args]\n"
+    "\n"
+    "commands:\n"
+    "  run CONFIG.json --out DIR      run a scan; write NPY maps, PNG heat maps, meta.json\n"
+    "  trace CONFIG.json --out F.csv  write one trajectory's events as CSV\n"
+    "  help COMMAND                   help for one command (also: COMMAND --help)\n"
+    "\n"
+    "Configs, systems and observables are described in README.md; presets in examples/.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  std::string command_line = "skipstone";
+  for (const auto& a : args) command_line += " " + a;
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    std::cout << kMainHelp;
+    return args.empty() ? 2 : 0;
+  }
+  if (args[0] == "--version") {
+    std::cout << "skipstone " SKIPSTONE_VERSION "\n";
+    return 0;
+  }
+  const std::string cmd = args[0];
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  try {
+    if (cmd == "run") return skipstone::run_command(rest, command_line);
+    if (cmd == "trace") return skipstone::trace_command(rest);
+    if (cmd == "help") {
+      const std::string what = rest.empty() ? "" : rest[0];
+      if (what == "run") std::cout << skipstone::kRunHelp;
+      else if (what == "trace") std::cout << skipstone::kTraceHelp;
+      else std::cout << kMainHelp;
+      return 0;
+    }
+    std::cerr << "skipstone: unknown command '" << cmd << "'\n\n" << kMainHelp;
+    return 2;
+  } catch (const skipstone::ConfigError& e) {
+    std::cerr << "skipstone: " << e.what() << "\n";
+    return 2;
+  } catch (const skipstone::UsageError& e) {
+    std::cerr << "skipstone " << cmd << ": " << e.what() << " (see skipstone " << cmd << " --help)\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "skipstone " << cmd << ": error: " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,194 @@
+// The system catalogue: parameters, defaults, allowed ranges, start kinds, observables.
+#include "systems.hpp"
+
+#include <cmath>
+
+#include "config_error.hpp"
+#include "skipstone/inertia.hpp"
+
+namespace skipstone {
+namespace {
+
+bool positive(double v) { return v > 0.0; }
+bool nonneg(double v) { return v >= 0.0; }
+bool any(double) { return true; }
+bool unit_interval(double v) { return v >= 0.0 && v <= 1.0; }
+bool half_turn(double v) { return std::fabs(v) < 0.5 * kPi; }
+
+ParamRule rule(const std::string& n, Param p, std::optional<double> d, bool (*ok)(double), const std::string& allowed) {
+  return {n, p, d, ok, allowed};
+}
+
+const std::vector<std::string> kNoSlipObservables = {"status", "events", "t_end", "energy_error", "z_min",
+                                                     "z_max", "z_final", "z_drift", "bounded"};
+const std::vector<std::string> kCausticObservables = {"rho_even", "rho_odd", "caustic_gap"};
+
+std::vector<ParamRule> table_rules(TableKind t) {
+  switch (t) {
+    case TableKind::disc: return {rule("R", P_R, 1.0, positive, "> 0")};
+    case TableKind::strip: return {rule("L", P_L, 1.0, positive, "> 0")};
+    case TableKind::stadium:
+      return {rule("half_length", P_HALF_LENGTH, 1.0, nonneg, ">= 0"), rule("R", P_R, 1.0, positive, "> 0")};
+    case TableKind::rectangle:
+      return {rule("width", P_WIDTH, 2.0, positive, "> 0"), rule("height", P_HEIGHT, 1.0, positive, "> 0")};
+    case TableKind::ellipse: return {rule("a", P_A, 2.0, positive, "> 0"), rule("b", P_B, 1.0, positive, "> 0")};
+    case TableKind::sinai:
+      return {rule("side", P_SIDE, 1.0, positive, "> 0"), rule("radius", P_RADIUS, 0.25, positive, "> 0")};
+    default: return {};
+  }
+}
+
+std::map<std::string, StartSchema> plane_starts(TableKind t) {
+  const ParamRule speed = rule("speed", P_SPEED, 1.0, positive, "> 0");
+  const ParamRule angle_wall = rule("angle", P_ANGLE, 0.0, half_turn, "in (-pi/2, pi/2), radians from the inward normal");
+  const ParamRule bs = rule("boundary_s", P_BOUNDARY_S, 0.0, unit_interval, "in [0, 1]");
+  std::vector<ParamRule> boundary = {bs, angle_wall, speed, rule("spin", P_SPIN, 0.0, any, "any number")};
+  std::vector<ParamRule> impact = {bs, angle_wall, speed, rule("slip", P_SLIP, 0.0, any, "any number")};
+  if (t == TableKind::strip) {
+    boundary.push_back(rule("y", P_Y, 0.0, any, "any number"));
+    impact.push_back(rule("y", P_Y, 0.0, any, "any number"));
+  }
+  return {
+      {"interior",
+       {StartKind::interior,
+        {rule("x", P_X, 0.0, any, "any number"), rule("y", P_Y, 0.0, any, "any number"),
+         rule("angle", P_ANGLE, 0.0, any, "any number (radians from the +x axis)"), speed,
+         rule("spin", P_SPIN, 0.0, any, "any number")}}},
+      {"boundary", {StartKind::boundary, boundary}},
+      {"impact", {StartKind::impact, impact}},
+  };
+}
+
+std::vector<ParamRule> vec3_rules(const char* a, const char* b, const char* c, Param pa) {
+  return {rule(a, pa, 0.0, any, "any number"), rule(b, static_cast<Param>(pa + 1), 0.0, any, "any number"),
+          rule(c, static_cast<Param>(pa + 2), 0.0, any, "any number")};
+}
+
+std::vector<ParamRule> concat(std::vector<ParamRule> a, const std::vector<ParamRule>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+StartSchema interior3() {
+  std::vector<ParamRule> k = concat(vec3_rules("x", "y", "z", P_X), vec3_rules("vx", "vy", "vz", P_VX));
+  k = concat(k, vec3_rules("wx", "wy", "wz", P_WX));
+  k[3].fallback = 1.0;  // vx
+  return {StartKind::interior, k};
+}
+
+std::map<std::string, StartSchema> cylinder_starts() {
+  const ParamRule bs = rule("boundary_s", P_BOUNDARY_S, 0.0, unit_interval, "in [0, 1]");
+  const ParamRule z = rule("z", P_Z, 0.0, any, "any number");
+  const ParamRule angle = rule("angle", P_ANGLE, 0.0, half_turn, "in (-pi/2, pi/2), radians from the inward normal");
+  const ParamRule speed = rule("speed", P_SPEED, 1.0, positive, "> 0 (horizontal speed)");
+  const ParamRule vz = rule("vz", P_VZ, 0.0, any, "any number");
+  return {
+      {"interior", interior3()},
+      {"boundary", {StartKind::boundary, concat({bs, z, angle, speed, vz}, vec3_rules("wx", "wy", "wz", P_WX))}},
+      {"impact",
+       {StartKind::impact,
+        {bs, z, angle, speed, vz, rule("slip", P_SLIP, 0.0, any, "any number"),
+         rule("slip_z", P_SLIP_Z, 0.0, any, "any number"), rule("spin_normal", P_SPIN_NORMAL, 0.0, any, "any number")}}},
+  };
+}
+
+TableKind table_kind(const std::string& t) {
+  static const std::map<std::string, TableKind> m = {
+      {"disc", TableKind::disc},       {"strip", TableKind::strip},     {"stadium", TableKind::stadium},
+      {"rectangle", TableKind::rectangle}, {"polygon", TableKind::polygon}, {"ellipse", TableKind::ellipse},
+      {"sinai", TableKind::sinai}};
+  const auto it = m.find(t);
+  return it == m.end() ? TableKind::none : it->second;
+}
+
+}  // namespace
+
+std::vector<std::string> system_names() {
+  return {"disc", "strip", "stadium", "rectangle", "polygon", "ellipse", "sinai", "sphere",
+          "cylinder:disc", "cylinder:strip", "cylinder:stadium", "cylinder:rectangle", "cylinder:polygon",
+          "cylinder:ellipse", "cylinder:sinai", "roll4:disc-transversal"};
+}
+
+SystemSchema system_schema(const std::string& name) {
+  SystemSchema s;
+  s.name = name;
+  s.needs_t_max = false;
+  s.allows_gravity = true;
+  const ParamRule r_noslip = rule("r", P_BALL_R, 0.0, nonneg, ">= 0 (ball radius; sets the contact point)");
+  const ParamRule g = rule("g", P_G, 0.0, any, "any number (acceleration along -y in 2D, -z in 3D)");
+  if (name == "roll4:disc-transversal") {
+    s.model = ModelKind::roll_disc_transversal;
+    s.table = TableKind::disc;
+    s.dim = 2;
+    s.parameters = {rule("R", P_R, 1.0, positive, "> 0 (plate cross-section radius)"),
+                    rule("r", P_BALL_R, std::nullopt, positive, "> 0 (rolling ball radius)")};
+    s.starts = {{"rim_entry",
+                 {StartKind::rim_entry,
+                  {rule("v2", P_V2, 0.0, any, "any number; v2^2 + S12^2 < speed^2 else the pixel is masked"),
+                   rule("S12", P_S12, 0.0, any, "any number"),
+                   rule("speed", P_SPEED, 1.0, positive, "> 0 (radius of the energy sphere)")}}}};
+    s.default_start = "rim_entry";
+    s.observables = {"status", "events", "t_end", "energy_error", "exit_time", "exit_arc", "exit_side"};
+    s.needs_t_max = true;
+    s.allows_gravity = false;
+    return s;
+  }
+  if (name == "sphere") {
+    s.model = ModelKind::noslip_sphere;
+    s.table = TableKind::none;
+    s.dim = 3;
+    s.parameters = {rule("R", P_R, 1.0, positive, "> 0"), r_noslip, g};
+    s.starts = {{"interior", interior3()}};
+    s.default_start = "interior";
+    s.observables = kNoSlipObservables;
+    s.observables.push_back("annulus_axis");
+    s.observables.push_back("annulus_width");
+    return s;
+  }
+  const bool cylinder = name.rfind("cylinder:", 0) == 0;
+  const std::string table = cylinder ? name.substr(9) : name;
+  s.table = table_kind(table);
+  if (s.table == TableKind::none) {
+    std::string known;
+    for (const auto& n : system_names()) known += (known.empty() ? "" : ", ") + n;
+    throw ConfigError("system", "unknown system " + show(name) + "; known systems: " + known);
+  }
+  s.model = cylinder ? ModelKind::noslip_cylinder : ModelKind::noslip_plane;
+  s.dim = cylinder ? 3 : 2;
+  s.parameters = concat(table_rules(s.table), {r_noslip, g});
+  s.starts = cylinder ? cylinder_starts() : plane_starts(s.table);
+  s.default_start = "interior";
+  s.observables = kNoSlipObservables;
+  if (s.table == TableKind::disc) s.observables.insert(s.observables.end(), kCausticObservables.begin(), kCausticObservables.end());
+  if (s.table == TableKind::sinai) {
+    s.needs_t_max = true;                // a flight in a scatterer-free corridor never ends
+    s.allows_gravity = cylinder;         // in-plane gravity on a torus has no floor
+  }
+  return s;
+}
+
+std::optional<CrossError> check_cross_constraints(const SystemSchema& s, StartKind start, const double* p,
+                                                  double gamma) {
+  if (start == StartKind::impact && !(gamma > 0.0))
+    return CrossError{"gamma", "the impact start sets the spin from the contact slip and needs gamma > 0"};
+  if (s.table == TableKind::sinai) {
+    if (!(p[P_RADIUS] < 0.5 * p[P_SIDE]))
+      return CrossError{"radius", "scatterer radius must be < side/2 (got radius " + std::to_string(p[P_RADIUS]) +
+                                      ", side " + std::to_string(p[P_SIDE]) + ")"};
+    if (p[P_BALL_R] > p[P_RADIUS])
+      return CrossError{"r", "ball radius r is too large for the table: the physical scatterer radius is radius - r "
+                             "and must be >= 0 (got r " + std::to_string(p[P_BALL_R]) + ", radius " +
+                                 std::to_string(p[P_RADIUS]) + ")"};
+  }
+  return std::nullopt;
+}
+
+std::string param_name(Param p) {
+  static const char* names[kParamCount] = {"moment", "g", "r", "R", "L", "width", "height", "a", "b",
+                                           "half_length", "side", "radius", "x", "y", "z", "vx", "vy", "vz",
+                                           "wx", "wy", "wz", "spin", "boundary_s", "angle", "speed", "slip",
+                                           "slip_z", "spin_normal", "v2", "S12"};
+  return names[p];
+}
+
+}  // namespace skipstone

@@ -1,0 +1,220 @@
+// One no-slip billiard trajectory, impact to impact (paper Section 2): exact free flights
+// (straight lines, or parabolas under gravity) between collisions located by the table, the
+// no-slip map Eq. (2)/(3) at each collision, and the per-trajectory observables of MODELS.md
+// section 4 accumulated on the way in registers. The same template serves the 2D tables, the
+// sphere and the cylinders, on host and device; `Sink` receives every event (the trace
+// command records them, ensembles pass a no-op).
+#pragma once
+#include <cmath>
+#include <cstdint>
+
+#include "skipstone/collision.hpp"
+#include "skipstone/result.hpp"
+#include "skipstone/tables/hit.hpp"
+
+namespace skipstone {
+
+struct NoSlipRunOptions {
+  double t_max;                // INFINITY when only the event budget stops the run
+  std::uint64_t max_events;    // UINT64_MAX when only t_max stops the run
+  double energy_tolerance;     // relative energy error that stops the run (Status::energy_drift)
+  double bounded_depth;        // H of the `bounded` observable
+  bool caustics;               // disc cross-section: accumulate rho_even / rho_odd
+  bool annulus;                // sphere: annulus axis and width
+  double annulus_gamma_R;      // gamma * R, for the sphere invariant K = x ^ u - gamma R w
+};
+
+// Dimension-dependent pieces, overloaded on the state type.
+SKIPSTONE_HD SKIPSTONE_INLINE double height(Vec2 x) { return x.y; }
+SKIPSTONE_HD SKIPSTONE_INLINE double height(Vec3 x) { return x.z; }
+SKIPSTONE_HD SKIPSTONE_INLINE Vec2 gravity_vector(Vec2, double g) { return {0.0, -g}; }
+SKIPSTONE_HD SKIPSTONE_INLINE Vec3 gravity_vector(Vec3, double g) { return {0.0, 0.0, -g}; }
+SKIPSTONE_HD SKIPSTONE_INLINE Vec2 planar(Vec2 x) { return x; }
+SKIPSTONE_HD SKIPSTONE_INLINE Vec2 planar(Vec3 x) { return {x.x, x.y}; }
+SKIPSTONE_HD SKIPSTONE_INLINE double spin_sq(const State2D& s) { return s.s * s.s; }
+SKIPSTONE_HD SKIPSTONE_INLINE double spin_sq(const State3D& s) { return dot(s.w, s.w); }
+SKIPSTONE_HD SKIPSTONE_INLINE Vec3 spin_vector(const State3D& s) { return s.w; }
+SKIPSTONE_HD SKIPSTONE_INLINE Vec3 spin_vector(const State2D& s) { return {0.0, 0.0, s.s}; }
+SKIPSTONE_HD SKIPSTONE_INLINE Vec3 as3(Vec2 x) { return {x.x, x.y, 0.0}; }
+SKIPSTONE_HD SKIPSTONE_INLINE Vec3 as3(Vec3 x) { return x; }
+SKIPSTONE_HD SKIPSTONE_INLINE bool all_finite(Vec2 a) { return isfinite(a.x) && isfinite(a.y); }
+SKIPSTONE_HD SKIPSTONE_INLINE bool all_finite(Vec3 a) { return isfinite(a.x) && isfinite(a.y) && isfinite(a.z); }
+
+
+// Start of a trajectory: position, state, the boundary part it stands on (-1: interior) and,
+// for impact starts, the wall normal of the collision to apply at t = 0.
+template <class V, class S>
+struct NoSlipStart {
+  V x;
+  S state;
+  int part;
+  bool collide_first;
+  V nu;
+};
+
+template <class V>
+struct NoSlipObservers {
+  double z0, z_min, z_max;
+  double n, st, sz, stt, stz;  // least-squares sums of (t, z - z0) at events
+  double e0, max_err;
+  bool have_chord;
+  V chord_start;
+  std::uint64_t chord_index;
+  double rho_sum[2], rho_n[2];
+  Vec3 axis;
+  double lat_min, lat_max;
+
+  SKIPSTONE_HD void sample_height(double t, double z) {
+    const double dz = z - z0;
+    n += 1.0;
+    st += t;
+    sz += dz;
+    stt += t * t;
+    stz += t * dz;
+    z_min = z < z_min ? z : z_min;
+    z_max = z > z_max ? z : z_max;
+  }
+};
+
+template <class Table, class V, class S, class Sink>
+SKIPSTONE_HD TrajectoryResult integrate_noslip(const Table& table, NoSlipCoefficients k, double g,
+                                               NoSlipStart<V, S> start, const NoSlipRunOptions& opt, Sink& sink) {
+  TrajectoryResult res = empty_result();
+  V x = start.x;
+  S st = start.state;
+  int last = start.part;
+  const V acc = gravity_vector(x, g);
+  double t = 0.0;
+  std::uint64_t events = 0;
+
+  NoSlipObservers<V> ob;
+  ob.z0 = ob.z_min = ob.z_max = height(x);
+  ob.n = ob.st = ob.sz = ob.stt = ob.stz = 0.0;
+  ob.sample_height(0.0, height(x));
+  ob.e0 = 0.5 * (dot(st.u, st.u) + spin_sq(st)) + g * height(x);
+  const double e_scale = ob.e0 != 0.0 ? fabs(ob.e0) : 1.0;
+  ob.max_err = 0.0;
+  ob.have_chord = start.part >= 0;
+  ob.chord_start = x;
+  ob.chord_index = 0;
+  ob.rho_sum[0] = ob.rho_sum[1] = ob.rho_n[0] = ob.rho_n[1] = 0.0;
+  ob.lat_min = INFINITY;
+  ob.lat_max = -INFINITY;
+  ob.axis = {0.0, 0.0, 0.0};
+  if (opt.annulus) {
+    // K = x ^ u - gamma R w is invariant under flights and impacts in the sphere; its direction
+    // is the axis of the annulus holding the trajectory (Figure 6).
+    const Vec3 K = cross(as3(x), as3(st.u)) - opt.annulus_gamma_R * spin_vector(st);
+    ob.axis = (1.0 / norm(K)) * K;
+  }
+  sink.on_event(t, x, st, start.nu);
+
+  Status status = Status::finished;
+  bool pending = start.collide_first;
+  V nu = start.nu;
+  for (;;) {
+    if (pending) {
+      // collision at the current point
+      st = noslip_collide(st, nu, k);
+      ++events;
+      const double e = 0.5 * (dot(st.u, st.u) + spin_sq(st)) + g * height(x);
+      const double err = fabs(e - ob.e0) / e_scale;
+      ob.max_err = err > ob.max_err ? err : ob.max_err;
+      ob.sample_height(t, height(x));
+      if (opt.caustics) {
+        if (ob.have_chord) {
+          const Vec2 a = planar(ob.chord_start), d = planar(x) - a;
+          const double len = norm(d);
+          if (len > 0.0) {
+            const int parity = static_cast<int>(ob.chord_index & 1u);
+            ob.rho_sum[parity] += fabs(cross(a, d)) / len;
+            ob.rho_n[parity] += 1.0;
+          }
+          ++ob.chord_index;
+        }
+        ob.have_chord = true;
+        ob.chord_start = x;
+      }
+      if (opt.annulus) {
+        const Vec3 p = as3(x);
+        const double s = dot(p, ob.axis) / norm(p);
+        const double lat = asin(s > 1.0 ? 1.0 : (s < -1.0 ? -1.0 : s));
+        ob.lat_min = lat < ob.lat_min ? lat : ob.lat_min;
+        ob.lat_max = lat > ob.lat_max ? lat : ob.lat_max;
+      }
+      sink.on_event(t, x, st, nu);
+      pending = false;
+      if (!(isfinite(t) && all_finite(x) && all_finite(st.u))) {
+        status = Status::non_finite;
+        break;
+      }
+      if (err > opt.energy_tolerance) {
+        status = Status::energy_drift;
+        break;
+      }
+    }
+    if (events >= opt.max_events || t >= opt.t_max) break;
+    const Hit<V> hit = table.next_hit(x, st.u, g, last, opt.t_max - t);
+    if (hit.kind == HitKind::miss) {
+      status = Status::integrator_failure;
+      break;
+    }
+    const bool to_end = hit.kind == HitKind::none;
+    if (to_end && !isfinite(opt.t_max)) {
+      status = Status::escaped;
+      break;
+    }
+    const double dt = to_end ? opt.t_max - t : hit.t;
+    // height extremum inside the flight (vertex of the parabola)
+    if (g != 0.0) {
+      const double v_up = height(st.u);
+      const double tv = v_up / g;
+      if (tv > 0.0 && tv < dt) {
+        const double zv = height(x) + 0.5 * v_up * tv;
+        ob.z_min = zv < ob.z_min ? zv : ob.z_min;
+        ob.z_max = zv > ob.z_max ? zv : ob.z_max;
+      }
+    }
+    x = flight_position(x, st.u, acc, dt);
+    st.u = st.u + dt * acc;
+    t = to_end ? opt.t_max : t + dt;
+    if (to_end) {
+      ob.sample_height(t, height(x));
+      sink.on_event(t, x, st, V{});
+      break;
+    }
+    if (hit.kind == HitKind::corner) {
+      status = Status::corner;
+      sink.on_event(t, x, st, hit.nu);
+      break;
+    }
+    last = hit.part;
+    nu = hit.nu;
+    pending = true;
+  }
+
+  res.status = status;
+  res.events = events;
+  res.t_end = t;
+  res.energy_error = ob.max_err;
+  res.z_min = ob.z_min;
+  res.z_max = ob.z_max;
+  res.z_final = height(x);
+  const double den = ob.n * ob.stt - ob.st * ob.st;
+  res.z_drift = (ob.n >= 2.0 && den > 0.0) ? (ob.n * ob.stz - ob.st * ob.sz) / den : NAN;
+  res.bounded = ob.z_min >= ob.z0 - opt.bounded_depth ? 1.0 : 0.0;
+  if (opt.caustics) {
+    res.rho_even = ob.rho_n[0] > 0.0 ? ob.rho_sum[0] / ob.rho_n[0] : NAN;
+    res.rho_odd = ob.rho_n[1] > 0.0 ? ob.rho_sum[1] / ob.rho_n[1] : NAN;
+    res.caustic_gap = fabs(res.rho_even - res.rho_odd);
+  }
+  if (opt.annulus && events > 0) {
+    res.annulus_axis[0] = ob.axis.x;
+    res.annulus_axis[1] = ob.axis.y;
+    res.annulus_axis[2] = ob.axis.z;
+    res.annulus_width = ob.lat_max - ob.lat_min;
+  }
+  return res;
+}
+
+}  // namespace skipstone

@@ -1,0 +1,43 @@
+// Per-trajectory observables (MODELS.md section 4), one plain struct for every model family so
+// that kernels, reductions and writers share one layout. Fields that do not apply to a model
+// stay NaN.
+#pragma once
+#include <cstdint>
+#include <limits>
+
+#include "skipstone/hd.hpp"
+#include "skipstone/status.hpp"
+
+namespace skipstone {
+
+struct TrajectoryResult {
+  Status status;
+  std::int32_t exit_side;  // +1 same side (friendly roll), -1 opposite side, 0 none by t_max
+  std::uint64_t events;    // impacts, or rim crossings for rolling models
+  double t_end;
+  double energy_error;  // max relative energy error over the run
+  double z_min, z_max, z_final, z_drift;
+  double bounded;  // 1 when the height stayed above z0 - bounded_depth, else 0
+  double rho_even, rho_odd, caustic_gap;
+  double annulus_axis[3];
+  double annulus_width;
+  double exit_time, exit_arc;
+};
+SKIPSTONE_HD SKIPSTONE_INLINE TrajectoryResult empty_result() {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  TrajectoryResult r;
+  r.status = Status::finished;
+  r.exit_side = 0;
+  r.events = 0;
+  r.t_end = 0.0;
+  r.energy_error = nan;
+  r.z_min = r.z_max = r.z_final = r.z_drift = nan;
+  r.bounded = nan;
+  r.rho_even = r.rho_odd = r.caustic_gap = nan;
+  r.annulus_axis[0] = r.annulus_axis[1] = r.annulus_axis[2] = nan;
+  r.annulus_width = nan;
+  r.exit_time = r.exit_arc = nan;
+  return r;
+}
+
+}  // namespace skipstone

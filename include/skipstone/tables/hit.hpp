@@ -1,0 +1,52 @@
+// What a table reports about the next collision of a free flight (MODELS.md section 2), and
+// the flight itself: x(t) = x + u t + a t^2 / 2 with a constant acceleration a.
+#pragma once
+#include "skipstone/vec.hpp"
+
+namespace skipstone {
+
+enum class HitKind : int {
+  wall = 0,    // a regular boundary point: normal is valid
+  corner = 1,  // a corner (measure-zero event): the trajectory must stop
+  none = 2,    // no collision before t_limit (legitimate: free flight continues)
+  miss = 3,    // a bounded table reported no collision: numerical failure
+};
+
+template <class V>
+struct Hit {
+  HitKind kind;
+  double t;   // flight time to the collision
+  V nu;       // unit normal at the collision point, pointing into the domain of centres
+  int part;   // boundary component hit (passed back as `last` for the next flight)
+};
+
+// A boundary point of a table, for initial conditions that start on the wall.
+template <class V>
+struct BoundaryPoint {
+  V x;
+  V nu;  // inward unit normal
+  int part;
+};
+
+SKIPSTONE_HD SKIPSTONE_INLINE Vec2 flight_position(Vec2 x, Vec2 u, Vec2 a, double t) {
+  return {x.x + t * (u.x + 0.5 * t * a.x), x.y + t * (u.y + 0.5 * t * a.y)};
+}
+SKIPSTONE_HD SKIPSTONE_INLINE Vec3 flight_position(Vec3 x, Vec3 u, Vec3 a, double t) {
+  return {x.x + t * (u.x + 0.5 * t * a.x), x.y + t * (u.y + 0.5 * t * a.y), x.z + t * (u.z + 0.5 * t * a.z)};
+}
+
+// Longest time a flight can stay inside a bounded region of diameter `diam` when the
+// acceleration along -y (or -z) is g: the height cannot fall by more than diam. Padded by 1%.
+SKIPSTONE_HD SKIPSTONE_INLINE double bounded_flight_time(double diam, double speed, double v_up, double g) {
+  double t;
+  if (g > 0.0) {
+    t = (v_up + sqrt(v_up * v_up + 2.0 * g * diam)) / g;
+  } else if (g < 0.0) {
+    t = (-v_up + sqrt(v_up * v_up - 2.0 * g * diam)) / (-g);
+  } else {
+    t = diam / speed;
+  }
+  return 1.01 * t + 1e-300;
+}
+
+}  // namespace skipstone

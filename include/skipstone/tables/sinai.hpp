@@ -1,0 +1,60 @@
+// Table `sinai`: the square torus of side `side` with a disc scatterer of radius rho at the
+// centre of every cell (unfolded: scatterers at the lattice points (i side, j side)). The
+// domain of centres is the outside of the scatterers. Positions are kept unfolded so that
+// heights and drifts are physical. Flights are straight (no in-plane gravity: validation
+// rejects g != 0) and are followed cell by cell; a scatterer lies inside its own cell, so only
+// the disc of the current cell can be hit.
+#pragma once
+#include "skipstone/tables/hit.hpp"
+#include "skipstone/polynomial.hpp"
+
+namespace skipstone {
+
+struct SinaiTable {
+  double side, rho;
+
+  SKIPSTONE_HD Hit<Vec2> next_hit(Vec2 x, Vec2 u, double /*g*/, int last, double t_limit) const {
+    if (u.x == 0.0 && u.y == 0.0) return {HitKind::none, t_limit, {0.0, 0.0}, -1};
+    double ci = floor(x.x / side + 0.5), cj = floor(x.y / side + 0.5);
+    double t0 = 0.0;
+    bool skip = last == 0;  // leaving a convex scatterer: cannot hit it again
+    const double uu = dot(u, u);
+    while (t0 <= t_limit) {
+      const Vec2 c = {ci * side, cj * side};
+      // time this flight leaves the cell
+      const double tx = u.x > 0.0 ? ((ci + 0.5) * side - x.x) / u.x : u.x < 0.0 ? ((ci - 0.5) * side - x.x) / u.x : INFINITY;
+      const double ty = u.y > 0.0 ? ((cj + 0.5) * side - x.y) / u.y : u.y < 0.0 ? ((cj - 0.5) * side - x.y) / u.y : INFINITY;
+      const double t1 = tx < ty ? tx : ty;
+      if (!skip) {
+        const Vec2 d = x - c;
+        double r[2];
+        const int n = quadratic_roots(dot(d, d) - rho * rho, 2.0 * dot(d, u), uu, 0.0, INFINITY, r);
+        // entering the disc: first root, where the distance decreases
+        if (n > 0 && r[0] <= t1 + 1e-12 * (1.0 + t1) && dot(d, u) + uu * r[0] < 0.0) {
+          const double t = r[0];
+          if (t > t_limit) break;
+          const Vec2 p = x + t * u;
+          return {HitKind::wall, t, (1.0 / norm(p - c)) * (p - c), 0};
+        }
+      }
+      skip = false;
+      t0 = t1;
+      if (tx < ty) ci += u.x > 0.0 ? 1.0 : -1.0;
+      else cj += u.y > 0.0 ? 1.0 : -1.0;
+    }
+    return {HitKind::none, t_limit, {0.0, 0.0}, -1};
+  }
+
+  // s in [0,1): angle fraction on the scatterer of cell (0, 0).
+  SKIPSTONE_HD BoundaryPoint<Vec2> boundary_point(double s) const {
+    const double th = 2.0 * kPi * s;
+    const Vec2 n = {cos(th), sin(th)};
+    return {rho * n, n, 0};
+  }
+  SKIPSTONE_HD bool inside(Vec2 x) const {
+    const Vec2 c = {side * floor(x.x / side + 0.5), side * floor(x.y / side + 0.5)};
+    return dot(x - c, x - c) >= rho * rho;
+  }
+};
+
+}  // namespace skipstone

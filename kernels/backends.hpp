@@ -1,0 +1,27 @@
+// Thin driver functions in front of the ensemble kernel, one namespace per backend. Host code
+// calls these and never sees Thrust policies or CUDA launches.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "skipstone/result.hpp"
+#include "skipstone/scan_spec.hpp"
+
+namespace skipstone {
+
+namespace cpu {
+// Results of trajectories [first, first + count) into out[0 .. count).
+void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out);
+int max_threads();
+void set_threads(int n);
+}  // namespace cpu
+
+namespace cuda {
+// False (with the reason in *why) when the binary has no CUDA backend or no device is usable.
+bool available(std::string* why);
+std::string device_description();
+std::uint64_t free_device_memory();
+void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out);
+}  // namespace cuda
+
+}  // namespace skipstone

@@ -1,0 +1,66 @@
+// CUDA backend: the same ensemble kernel on Thrust's CUDA system. Every CUDA call is checked
+// and a failure throws std::runtime_error naming the file, line and CUDA error.
+#include <cuda_runtime.h>
+#include <thrust/copy.h>
+#include <thrust/device_vector.h>
+#include <thrust/system/cuda/execution_policy.h>
+
+#include <sstream>
+#include <stdexcept>
+
+#include "backends.hpp"
+#include "ensemble.inl"
+
+#define SKIPSTONE_CUDA_TRY(call)                                                                      \
+  do {                                                                                                \
+    const cudaError_t skipstone_err_ = (call);                                                       \
+    if (skipstone_err_ != cudaSuccess) {                                                             \
+      std::ostringstream os_;                                                                        \
+      os_ << __FILE__ << ":" << __LINE__ << ": " << #call << " failed: " << cudaGetErrorName(skipstone_err_) \
+          << " (" << cudaGetErrorString(skipstone_err_) << ")";                                       \
+      throw std::runtime_error(os_.str());                                                          \
+    }                                                                                                 \
+  } while (0)
+
+namespace skipstone::cuda {
+
+bool available(std::string* why) {
+  int n = 0;
+  const cudaError_t err = cudaGetDeviceCount(&n);
+  if (err != cudaSuccess) {
+    if (why) *why = std::string("no usable CUDA device (cudaGetDeviceCount: ") + cudaGetErrorName(err) + ")";
+    cudaGetLastError();
+    return false;
+  }
+  if (n == 0) {
+    if (why) *why = "no CUDA device found";
+    return false;
+  }
+  return true;
+}
+
+std::string device_description() {
+  int dev = 0;
+  SKIPSTONE_CUDA_TRY(cudaGetDevice(&dev));
+  cudaDeviceProp prop;
+  SKIPSTONE_CUDA_TRY(cudaGetDeviceProperties(&prop, dev));
+  std::ostringstream os;
+  os << prop.name << " (sm_" << prop.major << prop.minor << ", " << (prop.totalGlobalMem >> 20) << " MiB)";
+  return os.str();
+}
+
+std::uint64_t free_device_memory() {
+  size_t free_b = 0, total_b = 0;
+  SKIPSTONE_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
+  return free_b;
+}
+
+void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out) {
+  thrust::device_vector<TrajectoryResult> d(count);
+  kernels_detail::transform_chunk(thrust::cuda::par, spec, first, count, d.begin());
+  SKIPSTONE_CUDA_TRY(cudaGetLastError());
+  thrust::copy(d.begin(), d.end(), out);
+  SKIPSTONE_CUDA_TRY(cudaDeviceSynchronize());
+}
+
+}  // namespace skipstone::cuda

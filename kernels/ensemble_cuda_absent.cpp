@@ -1,0 +1,19 @@
+// Built instead of ensemble_cuda.cu when the CUDA toolkit is absent or disabled
+// (SKIPSTONE_CUDA=OFF): the CUDA backend reports itself unavailable with the reason.
+#include <stdexcept>
+
+#include "backends.hpp"
+
+namespace skipstone::cuda {
+
+bool available(std::string* why) {
+  if (why) *why = "this skipstone was built without the CUDA backend (SKIPSTONE_CUDA=OFF or no CUDA toolkit)";
+  return false;
+}
+std::string device_description() { return "none"; }
+std::uint64_t free_device_memory() { return 0; }
+void run_chunk(const ScanSpec&, std::uint64_t, std::uint64_t, TrajectoryResult*) {
+  throw std::runtime_error("CUDA backend not built");
+}
+
+}  // namespace skipstone::cuda
