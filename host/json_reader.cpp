@@ -43,6 +43,8 @@ std::uint64_t JsonReader::integer(const std::string& key) {
   const nlohmann::json& v = at(key);
   if (v.is_number_unsigned()) return v.get<std::uint64_t>();
   if (v.is_number_integer()) {
+    const std::int64_t i = v.get<std::int64_t>();
+    if (i >= 0) return static_cast<std::uint64_t>(i);
     throw ConfigError(key_path(key), "value " + show(v) + " is negative; expected an integer >= 0");
   }
   if (v.is_number_float()) {

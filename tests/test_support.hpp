@@ -1,6 +1,7 @@
 // Shared helpers for the tests: building a ScanSpec from a JSON config the same way the CLI
 // does, and sinks that record trajectories.
 #pragma once
+#include <type_traits>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -20,7 +21,11 @@ struct EventLog {
     S state;
   };
   std::vector<Event> events;
-  void on_event(double t, V x, const S& s, V) { events.push_back({t, x, s}); }
+  // simulate_trajectory instantiates every model; only events of this log's dimension are kept.
+  template <class V2, class S2>
+  void on_event(double t, V2 x, const S2& s, V2) {
+    if constexpr (std::is_same_v<V2, V>) events.push_back({t, x, s});
+  }
   void on_step(double, const double*) {}
 };
 
