@@ -80,7 +80,7 @@ RunConfig parse_config(const json& j) {
   json resolved = {{"system", system}};
 
   // --- initial conditions (read first: their keys are scannable too)
-  JsonReader init = top.optional_object("initial").value_or(JsonReader(json::object(), "initial"));
+  JsonReader init = top.optional_object("initial").value_or(JsonReader::empty("initial"));
   rc.start = init.string_or("start", sys.default_start);
   const auto start_it = sys.starts.find(rc.start);
   if (start_it == sys.starts.end()) {
@@ -94,7 +94,7 @@ RunConfig parse_config(const json& j) {
 
   // --- scan axes (names checked against the rules below)
   std::vector<std::pair<std::string, std::string>> axis_paths;  // (name, path)
-  JsonReader scan = top.optional_object("scan").value_or(JsonReader(json::object(), "scan"));
+  JsonReader scan = top.optional_object("scan").value_or(JsonReader::empty("scan"));
   const std::string scan_type = scan.string_or("type", "grid");
   if (scan_type != "grid" && scan_type != "random")
     throw ConfigError("scan.type", "value " + show(scan_type) + " is not allowed; allowed: \"grid\", \"random\"");
@@ -135,7 +135,7 @@ RunConfig parse_config(const json& j) {
   }
 
   // --- moment of inertia
-  JsonReader params = top.optional_object("parameters").value_or(JsonReader(json::object(), "parameters"));
+  JsonReader params = top.optional_object("parameters").value_or(JsonReader::empty("parameters"));
   std::vector<std::string> given;
   for (const char* m : {"gamma", "eta", "beta"})
     if (params.has(m)) given.push_back(m);
@@ -273,7 +273,7 @@ RunConfig parse_config(const json& j) {
   }
 
   // --- stop rules
-  JsonReader stop = top.optional_object("stop").value_or(JsonReader(json::object(), "stop"));
+  JsonReader stop = top.optional_object("stop").value_or(JsonReader::empty("stop"));
   const auto t_max = stop.optional_number("t_max");
   const bool has_events = stop.has("max_events");
   spec.max_events = stop.integer_or("max_events", std::numeric_limits<std::uint64_t>::max());
@@ -287,7 +287,7 @@ RunConfig parse_config(const json& j) {
   if (has_events) resolved["stop"]["max_events"] = spec.max_events;
 
   // --- options
-  JsonReader opt = top.optional_object("options").value_or(JsonReader(json::object(), "options"));
+  JsonReader opt = top.optional_object("options").value_or(JsonReader::empty("options"));
   spec.energy_tolerance = opt.number_or("energy_tolerance", 1e-9);
   spec.bounded_depth = opt.number_or("bounded_depth", 1.0);
   spec.corner_tolerance = opt.number_or("corner_tolerance", 1e-9);

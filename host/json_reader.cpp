@@ -9,6 +9,11 @@ JsonReader::JsonReader(const nlohmann::json& obj, std::string path) : obj_(obj),
   if (!obj_.is_object()) throw ConfigError(path_.empty() ? "(top level)" : path_, "expected a JSON object, got " + show(obj_));
 }
 
+JsonReader JsonReader::empty(std::string path) {
+  static const nlohmann::json kEmpty = nlohmann::json::object();
+  return JsonReader(kEmpty, std::move(path));
+}
+
 std::string JsonReader::key_path(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
 
 bool JsonReader::has(const std::string& key) const { return obj_.contains(key); }

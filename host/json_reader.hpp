@@ -17,6 +17,9 @@ namespace skipstone {
 class JsonReader {
  public:
   JsonReader(const nlohmann::json& obj, std::string path);
+  // A reader of an absent section: behaves like an empty object (the reader keeps a reference
+  // to its object, so this one refers to a static empty object).
+  static JsonReader empty(std::string path);
 
   const std::string& path() const { return path_; }
   std::string key_path(const std::string& key) const;

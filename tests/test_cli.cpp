@@ -1,0 +1,573 @@
+// test_cli.cpp — end-to-end tests of the `skipstone` executable: `run` and `trace` are started
+// as child processes on small configs, and their exit status, messages and output folders
+// (meta.json, .npy maps, PNG heat maps, trace CSV) are checked against the README.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "npy_writer.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+// ---------------------------------------------------------------- helpers
+
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) {
+    if (c == '\'') q += "'\\''";
+    else q += c;
+  }
+  return q + "'";
+}
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+void write_text(const fs::path& p, const std::string& text) {
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out << text;
+  ASSERT_TRUE(out.good()) << "cannot write " << p;
+}
+
+std::set<std::string> file_names(const fs::path& dir) {
+  std::set<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) names.insert(e.path().filename().string());
+  return names;
+}
+
+struct CliResult {
+  int rc = -1;  // exit status; -1 when the child did not exit normally
+  std::string out, err;
+};
+
+// Status names in the order of their codes in status.npy (README "Observables and status").
+const std::vector<std::string> kStatusNames = {"finished",   "exited",       "escaped",            "corner",
+                                               "non_finite", "energy_drift", "integrator_failure", "masked"};
+
+// A fresh temporary folder per test; every child process's stdout/stderr is captured there.
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    static std::atomic<unsigned> counter{0};
+    std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    for (char& c : name)
+      if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    dir_ = fs::temp_directory_path() / ("skipstone_test_cli." + std::to_string(::getpid()) + "." +
+                                        std::to_string(counter.fetch_add(1)) + "." + name);
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  // Runs `skipstone ARGS` (ARGS already shell-quoted where needed).
+  CliResult skipstone(const std::string& args) {
+    const unsigned id = calls_++;
+    const fs::path out = dir_ / ("stdout." + std::to_string(id) + ".txt");
+    const fs::path err = dir_ / ("stderr." + std::to_string(id) + ".txt");
+    const std::string cmd = shell_quote(SKIPSTONE_BINARY) + (args.empty() ? "" : " " + args) + " >" +
+                            shell_quote(out.string()) + " 2>" + shell_quote(err.string()) + " </dev/null";
+    const int st = std::system(cmd.c_str());
+    CliResult r;
+    r.rc = (st != -1 && WIFEXITED(st)) ? WEXITSTATUS(st) : -1;
+    r.out = read_text(out);
+    r.err = read_text(err);
+    std::error_code ec;
+    fs::remove(out, ec);
+    fs::remove(err, ec);
+    return r;
+  }
+
+  fs::path write_config(const std::string& name, const std::string& text) {
+    const fs::path p = dir_ / name;
+    write_text(p, text);
+    return p;
+  }
+
+  // `skipstone run CONFIG --out DIR --quiet EXTRA`
+  CliResult run(const fs::path& config, const fs::path& out, const std::string& extra = "") {
+    return skipstone("run " + shell_quote(config.string()) + " --out " + shell_quote(out.string()) + " --quiet" +
+                     (extra.empty() ? "" : " " + extra));
+  }
+
+  fs::path dir_;
+  unsigned calls_ = 0;
+};
+
+std::string describe(const CliResult& r) {
+  return "exit " + std::to_string(r.rc) + "\n--- stdout:\n" + r.out + "\n--- stderr:\n" + r.err;
+}
+
+json read_json(const fs::path& p) {
+  std::ifstream in(p);
+  if (!in) throw std::runtime_error("cannot open " + p.string());
+  return json::parse(in);
+}
+
+std::string expected_descr(const std::string& observable) {
+  if (observable == "status" || observable == "exit_side") return "|i1";
+  if (observable == "events") return "<u8";
+  return "<f8";
+}
+
+std::size_t item_size(const std::string& descr) { return descr == "|i1" ? 1 : 8; }
+
+// The two-axis grid of test 1: 17 x 9 boundary starts in the disc.
+const char* const kGridConfig = R"({
+  "system": "disc",
+  "parameters": {"gamma": 0.8},
+  "initial": {"start": "boundary"},
+  "scan": {"type": "grid", "axes": [{"param": "angle", "min": -1.2, "max": 1.2, "n": 17},
+                                    {"param": "spin", "min": -1, "max": 1, "n": 9}]},
+  "stop": {"max_events": 200}
+})";
+
+const char* const kRandomConfig = R"({
+  "system": "disc",
+  "parameters": {"gamma": 0.8},
+  "initial": {"start": "boundary", "spin": 0.2},
+  "scan": {"type": "random", "count": 1000, "seed": 5,
+           "axes": [{"param": "angle", "min": -1.2, "max": 1.2}]},
+  "stop": {"max_events": 100}
+})";
+
+// ---------------------------------------------------------------- 1. grid scan
+
+TEST_F(CliTest, GridScanWritesMetadataMapsAndHeatmaps) {
+  const fs::path cfg = write_config("grid.json", kGridConfig);
+  const fs::path out = dir_ / "out";
+  const CliResult r = run(cfg, out, "--backend cpu");
+  ASSERT_EQ(r.rc, 0) << describe(r);
+
+  ASSERT_TRUE(fs::is_regular_file(out / "meta.json"));
+  const json meta = read_json(out / "meta.json");
+
+  EXPECT_EQ(meta.at("system"), "disc");
+  EXPECT_EQ(meta.at("backend"), "cpu");
+  EXPECT_EQ(meta.at("trajectories"), 153);
+  EXPECT_EQ(meta.at("shape"), json::array({9, 17}));
+
+  const json& moi = meta.at("moment_of_inertia");
+  const double gamma = moi.at("gamma").get<double>();
+  EXPECT_DOUBLE_EQ(gamma, 0.8);
+  EXPECT_NEAR(moi.at("eta").get<double>(), gamma / std::sqrt(1.0 + gamma * gamma), 1e-13);
+  EXPECT_NEAR(moi.at("beta").get<double>(), 2.0 * std::atan(gamma), 1e-13);
+
+  const json& counts = meta.at("status_counts");
+  ASSERT_TRUE(counts.is_object());
+  std::uint64_t count_sum = 0;
+  for (const auto& name : kStatusNames) {
+    ASSERT_TRUE(counts.contains(name)) << "status_counts lacks " << name;
+    count_sum += counts.at(name).get<std::uint64_t>();
+  }
+  EXPECT_EQ(counts.size(), kStatusNames.size());
+  EXPECT_EQ(count_sum, 153u);
+
+  const json& axes = meta.at("axes");
+  ASSERT_EQ(axes.size(), 2u);
+  EXPECT_EQ(axes[0].at("param"), "angle");
+  EXPECT_EQ(axes[1].at("param"), "spin");
+  ASSERT_EQ(axes[0].at("values").size(), 17u);
+  ASSERT_EQ(axes[1].at("values").size(), 9u);
+  EXPECT_DOUBLE_EQ(axes[0]["values"][0].get<double>(), -1.2);
+  EXPECT_DOUBLE_EQ(axes[0]["values"][16].get<double>(), 1.2);
+  EXPECT_DOUBLE_EQ(axes[1]["values"][0].get<double>(), -1.0);
+  EXPECT_DOUBLE_EQ(axes[1]["values"][4].get<double>(), 0.0);
+  EXPECT_DOUBLE_EQ(axes[1]["values"][8].get<double>(), 1.0);
+
+  const json& tp = meta.at("throughput");
+  ASSERT_TRUE(tp.is_object());
+  EXPECT_GT(tp.at("trajectories_per_s").get<double>(), 0.0);
+  EXPECT_GE(tp.at("events_per_s").get<double>(), 0.0);
+  const std::uint64_t total_events = tp.at("total_events").get<std::uint64_t>();
+
+  const json& obs = meta.at("observables");
+  ASSERT_TRUE(obs.is_object());
+  ASSERT_FALSE(obs.empty());
+  EXPECT_TRUE(obs.contains("status"));
+  EXPECT_TRUE(obs.contains("events"));
+
+  static const unsigned char kPngSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  for (auto it = obs.begin(); it != obs.end(); ++it) {
+    const std::string name = it.key();
+    SCOPED_TRACE("observable " + name);
+    const json& stats = it.value().at("stats");
+    for (const char* k : {"count", "mean", "std", "min", "max"}) EXPECT_TRUE(stats.contains(k)) << k;
+    const std::uint64_t n_ok = stats.at("count").get<std::uint64_t>();
+    EXPECT_LE(n_ok, 153u);
+    if (n_ok > 0 && stats.at("min").is_number() && stats.at("max").is_number()) {
+      EXPECT_LE(stats.at("min").get<double>(), stats.at("mean").get<double>() + 1e-12);
+      EXPECT_LE(stats.at("mean").get<double>(), stats.at("max").get<double>() + 1e-12);
+    }
+
+    const fs::path npy = out / (name + ".npy");
+    ASSERT_TRUE(fs::is_regular_file(npy)) << npy;
+    const skipstone::io::NpyArray a = skipstone::io::read_npy(npy);
+    EXPECT_EQ(a.shape, (std::vector<std::size_t>{9, 17}));
+    EXPECT_EQ(a.descr, expected_descr(name));
+    ASSERT_EQ(a.bytes.size(), 153 * item_size(a.descr));
+
+    if (name == "status") {
+      std::vector<std::uint64_t> hist(kStatusNames.size(), 0);
+      for (char c : a.bytes) {
+        const int s = static_cast<std::int8_t>(c);
+        ASSERT_GE(s, 0);
+        ASSERT_LT(s, static_cast<int>(kStatusNames.size()));
+        hist[static_cast<std::size_t>(s)]++;
+      }
+      for (std::size_t s = 0; s < kStatusNames.size(); ++s)
+        EXPECT_EQ(hist[s], counts.at(kStatusNames[s]).get<std::uint64_t>()) << kStatusNames[s];
+    }
+    if (name == "events") {
+      std::uint64_t sum = 0;
+      for (std::size_t i = 0; i < 153; ++i) {
+        std::uint64_t e;
+        std::memcpy(&e, a.bytes.data() + 8 * i, 8);
+        EXPECT_LE(e, 200u);
+        sum += e;
+      }
+      EXPECT_EQ(sum, total_events);
+    }
+
+    const fs::path png = out / (name + ".png");
+    ASSERT_TRUE(fs::is_regular_file(png)) << png;
+    const std::string head = read_text(png).substr(0, 8);
+    ASSERT_EQ(head.size(), 8u);
+    EXPECT_EQ(std::memcmp(head.data(), kPngSignature, 8), 0) << "not a PNG signature";
+  }
+
+  for (const auto& f : file_names(out)) EXPECT_EQ(f.find(".tmp."), std::string::npos) << "leftover temporary " << f;
+}
+
+TEST_F(CliTest, GridMapsLoadWithNumpy) {
+  const std::string probe = "/usr/bin/python3 -c 'import numpy' >/dev/null 2>&1";
+  if (::access("/usr/bin/python3", X_OK) != 0 || std::system(probe.c_str()) != 0)
+    GTEST_SKIP() << "/usr/bin/python3 with numpy is not available; skipping the numpy.load check";
+  const fs::path out = dir_ / "out";
+  const CliResult r = run(write_config("grid.json", kGridConfig), out, "--backend cpu");
+  ASSERT_EQ(r.rc, 0) << describe(r);
+  for (const char* name : {"status", "events", "t_end"}) {
+    const std::string script =
+        "import sys, numpy\n"
+        "a = numpy.load(sys.argv[1])\n"
+        "assert a.shape == (9, 17), a.shape\n";
+    const std::string cmd = "/usr/bin/python3 -c " + shell_quote(script) + " " +
+                            shell_quote((out / (std::string(name) + ".npy")).string());
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << "numpy.load check failed for " << name;
+  }
+}
+
+// ---------------------------------------------------------------- 2. random scan
+
+TEST_F(CliTest, RandomScanIsReproducibleAcrossRunsThreadsAndChunks) {
+  const fs::path cfg = write_config("random.json", kRandomConfig);
+  const fs::path r1 = dir_ / "r1", r2 = dir_ / "r2", rc = dir_ / "chunk", rt = dir_ / "threads";
+  for (const auto& [out, extra] : std::vector<std::pair<fs::path, std::string>>{
+           {r1, "--backend cpu"}, {r2, "--backend cpu"}, {rc, "--backend cpu --chunk 4096"},
+           {rt, "--backend cpu --threads 1"}}) {
+    const CliResult r = run(cfg, out, extra);
+    ASSERT_EQ(r.rc, 0) << extra << "\n" << describe(r);
+  }
+
+  const json meta = read_json(r1 / "meta.json");
+  EXPECT_EQ(meta.at("shape"), json::array({1000}));
+  EXPECT_EQ(meta.at("grid"), false);
+  ASSERT_EQ(meta.at("axes").size(), 1u);
+  EXPECT_EQ(meta["axes"][0].at("file"), "axis_angle.npy");
+
+  const auto names = file_names(r1);
+  EXPECT_TRUE(names.count("axis_angle.npy"));
+  for (auto it = meta.at("observables").begin(); it != meta.at("observables").end(); ++it) {
+    const std::string name = it.key();
+    const skipstone::io::NpyArray a = skipstone::io::read_npy(r1 / (name + ".npy"));
+    EXPECT_EQ(a.shape, (std::vector<std::size_t>{1000})) << name;
+    EXPECT_EQ(a.descr, expected_descr(name)) << name;
+  }
+  for (const auto& f : names) EXPECT_EQ(fs::path(f).extension(), f == "meta.json" ? ".json" : ".npy") << f;
+
+  const skipstone::io::NpyArray ax = skipstone::io::read_npy(r1 / "axis_angle.npy");
+  EXPECT_EQ(ax.shape, (std::vector<std::size_t>{1000}));
+  ASSERT_EQ(ax.descr, "<f8");
+  ASSERT_EQ(ax.bytes.size(), 8000u);
+  double lo = INFINITY, hi = -INFINITY;
+  for (std::size_t i = 0; i < 1000; ++i) {
+    double v;
+    std::memcpy(&v, ax.bytes.data() + 8 * i, 8);
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  EXPECT_GE(lo, -1.2);
+  EXPECT_LE(hi, 1.2);
+  EXPECT_LT(lo, -1.0) << "1000 uniform samples should cover the interval";
+  EXPECT_GT(hi, 1.0) << "1000 uniform samples should cover the interval";
+
+  // Same config twice: every .npy identical, byte for byte.
+  EXPECT_EQ(file_names(r2), names);
+  for (const auto& f : names)
+    if (fs::path(f).extension() == ".npy") EXPECT_EQ(read_text(r1 / f), read_text(r2 / f)) << f << " differs between runs";
+  // Chunking and thread count change nothing.
+  for (const char* f : {"status.npy", "events.npy", "t_end.npy", "axis_angle.npy"}) {
+    EXPECT_EQ(read_text(r1 / f), read_text(rc / f)) << f << " differs with --chunk 4096";
+    EXPECT_EQ(read_text(r1 / f), read_text(rt / f)) << f << " differs with --threads 1";
+  }
+}
+
+// ---------------------------------------------------------------- 3. trace
+
+TEST_F(CliTest, TraceWritesOneRowPerEvent) {
+  const int max_events = 25;
+  const fs::path cfg = write_config("one.json", R"({
+    "system": "disc",
+    "parameters": {"gamma": 0.8},
+    "initial": {"start": "boundary", "angle": 0.3, "spin": 0.1},
+    "stop": {"max_events": )" + std::to_string(max_events) + "}}");
+  const fs::path csv = dir_ / "trace.csv";
+  const CliResult r = skipstone("trace " + shell_quote(cfg.string()) + " --out " + shell_quote(csv.string()));
+  ASSERT_EQ(r.rc, 0) << describe(r);
+  ASSERT_TRUE(fs::is_regular_file(csv));
+
+  std::istringstream in(read_text(csv));
+  std::string header;
+  ASSERT_TRUE(std::getline(in, header));
+  EXPECT_EQ(header.rfind("event,t,x,y", 0), 0u) << header;
+  std::vector<std::string> rows;
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) rows.push_back(line);
+  EXPECT_EQ(rows.size(), static_cast<std::size_t>(max_events + 1));
+  double prev_t = -1.0;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    std::istringstream row(rows[i]);
+    std::string event, t;
+    std::getline(row, event, ',');
+    std::getline(row, t, ',');
+    EXPECT_EQ(event, std::to_string(i));
+    const double tv = std::stod(t);
+    EXPECT_GE(tv, prev_t) << "row " << i;
+    prev_t = tv;
+  }
+  for (const auto& f : file_names(dir_)) EXPECT_EQ(f.find(".tmp."), std::string::npos) << "leftover temporary " << f;
+}
+
+// README: `initial`, `scan` and `options` may be left out (defaults; no scan = one trajectory).
+TEST_F(CliTest, MinimalConfigWithoutOptionalSectionsRuns) {
+  const fs::path cfg = write_config("minimal.json", R"({"system": "disc", "parameters": {"gamma": 0.8},
+                                                        "stop": {"max_events": 10}})");
+  const fs::path out = dir_ / "out";
+  const CliResult r = run(cfg, out, "--backend cpu");
+  ASSERT_EQ(r.rc, 0) << describe(r);
+  const json meta = read_json(out / "meta.json");
+  EXPECT_EQ(meta.at("trajectories"), 1);
+  EXPECT_EQ(meta.at("shape"), json::array({1}));
+
+  const CliResult t = skipstone("trace " + shell_quote(cfg.string()) + " --out " + shell_quote((dir_ / "t.csv").string()));
+  EXPECT_EQ(t.rc, 0) << describe(t);
+}
+
+// ---------------------------------------------------------------- 4. rejected configs
+
+struct BadConfig {
+  std::string description;
+  std::string json_text;
+  std::vector<std::string> keys;  // the message must name one of these key paths
+};
+
+// A disc config with every section present, so that each row isolates one defect.
+std::string disc_config(const std::string& parameters, const std::string& axes, const std::string& stop,
+                        const std::string& extra = "") {
+  std::string s = R"({"system": "disc", "parameters": )" + parameters +
+                  R"(, "initial": {"start": "boundary"}, "scan": {"type": "grid", "axes": )" + axes +
+                  R"(}, "options": {})";
+  if (!stop.empty()) s += R"(, "stop": )" + stop;
+  if (!extra.empty()) s += ", " + extra;
+  return s + "}";
+}
+
+const std::string kGamma = R"({"gamma": 0.8})";
+const std::string kAngle = R"([{"param": "angle", "min": -1, "max": 1, "n": 3}])";
+const std::string kEvents = R"({"max_events": 10})";
+
+std::vector<BadConfig> bad_configs() {
+  return {
+      {"unknown top-level key", disc_config(kGamma, kAngle, kEvents, R"("colour": 1)"), {"colour"}},
+      {"unknown parameter key", disc_config(R"({"gamma": 0.8, "Radius": 1})", kAngle, kEvents), {"parameters.Radius"}},
+      {"wrong type", disc_config(R"({"gamma": 0.8, "R": "1"})", kAngle, kEvents), {"parameters.R"}},
+      {"negative size", disc_config(R"({"gamma": 0.8, "R": -1})", kAngle, kEvents), {"parameters.R"}},
+      {"negative gamma", disc_config(R"({"gamma": -0.1})", kAngle, kEvents), {"parameters.gamma"}},
+      {"eta not below 1 for roll4",
+       R"({"system": "roll4:disc-transversal", "parameters": {"eta": 1.0, "r": 1.0},
+           "initial": {"start": "rim_entry"}, "options": {},
+           "scan": {"type": "grid", "axes": [{"param": "v2", "min": -0.5, "max": 0.5, "n": 3}]},
+           "stop": {"t_max": 10}})",
+       {"parameters.eta"}},
+      {"moment given twice", disc_config(R"({"gamma": 0.8, "eta": 0.5})", kAngle, kEvents), {"parameters.eta"}},
+      {"missing moment", disc_config(R"({"R": 1})", kAngle, kEvents), {"parameters.gamma"}},
+      {"unknown system",
+       R"({"system": "dsic", "parameters": {"gamma": 0.8}, "initial": {"start": "boundary"},
+           "scan": {"type": "grid", "axes": []}, "stop": {"max_events": 10}, "options": {}})",
+       {"system"}},
+      {"empty grid", disc_config(kGamma, R"([{"param": "angle", "min": -1, "max": 1, "n": 0}])", kEvents),
+       {"scan.axes[0].n"}},
+      {"axis max below min",
+       disc_config(kGamma,
+                   R"([{"param": "angle", "min": -1, "max": 1, "n": 3}, {"param": "spin", "min": 1, "max": 0, "n": 3}])",
+                   kEvents),
+       {"scan.axes[1].max"}},
+      {"unknown scan parameter", disc_config(kGamma, R"([{"param": "nope", "min": 0, "max": 1, "n": 3}])", kEvents),
+       {"scan.axes[0].param"}},
+      {"parameter fixed and scanned",
+       disc_config(R"({"gamma": 0.8, "R": 1})", R"([{"param": "R", "min": 0.5, "max": 1, "n": 3}])", kEvents),
+       {"parameters.R", "scan.axes[0].param"}},
+      {"axis end out of range", disc_config(kGamma, R"([{"param": "angle", "min": 0, "max": 2.0, "n": 3}])", kEvents),
+       {"scan.axes[0].max"}},
+      {"ball too large for sinai",
+       R"({"system": "sinai", "parameters": {"gamma": 0.8, "radius": 0.25, "r": 0.3},
+           "initial": {"start": "boundary"}, "options": {},
+           "scan": {"type": "grid", "axes": [{"param": "angle", "min": -1, "max": 1, "n": 3}]},
+           "stop": {"t_max": 10}})",
+       {"parameters.r"}},
+      {"gravity on sinai",
+       R"({"system": "sinai", "parameters": {"gamma": 0.8, "g": 1},
+           "initial": {"start": "boundary"}, "options": {},
+           "scan": {"type": "grid", "axes": [{"param": "angle", "min": -1, "max": 1, "n": 3}]},
+           "stop": {"t_max": 10}})",
+       {"parameters.g"}},
+      {"missing stop rule", disc_config(kGamma, kAngle, ""), {"stop"}},
+      {"t_max not positive", disc_config(kGamma, kAngle, R"({"t_max": 0})"), {"stop.t_max"}},
+      // nlohmann::json refuses 1e999 while parsing (number overflow), before any key is read:
+      // a clean rejection names either the key or the file.
+      {"number overflow", disc_config(R"({"gamma": 0.8, "R": 1e999})", kAngle, kEvents), {"parameters.R", "(file)"}},
+      {"invalid JSON syntax", disc_config(R"({"gamma": 0.8,})", kAngle, kEvents), {"(file)"}},
+      {"polygon not convex",
+       R"({"system": "polygon", "parameters": {"gamma": 0.8, "vertices": [[0, 0], [1, 0], [0.2, 0.2], [0, 1]]},
+           "initial": {"start": "boundary"}, "options": {},
+           "scan": {"type": "grid", "axes": [{"param": "angle", "min": -1, "max": 1, "n": 3}]},
+           "stop": {"max_events": 10}})",
+       {"parameters.vertices[2]"}},
+      {"unknown observable", disc_config(kGamma, kAngle, kEvents, R"("observables": ["colour", "status"])"),
+       {"observables[0]"}},
+  };
+}
+
+class BadConfigTest : public CliTest, public ::testing::WithParamInterface<BadConfig> {};
+
+TEST_P(BadConfigTest, ExitsTwoNamingTheKeyAndWritesNothing) {
+  const BadConfig& c = GetParam();
+  const fs::path cfg = write_config("bad.json", c.json_text);
+  const fs::path out = dir_ / "out";
+  const CliResult r = run(cfg, out, "--backend cpu");
+  EXPECT_EQ(r.rc, 2) << c.description << "\n" << describe(r);
+  // README format: "config error: KEY: message"; the key path sits between ": " and ":".
+  bool named = false;
+  for (const auto& k : c.keys) named = named || r.err.find(": " + k + ":") != std::string::npos;
+  std::string wanted;
+  for (const auto& k : c.keys) wanted += (wanted.empty() ? "" : " or ") + k;
+  EXPECT_TRUE(named) << "stderr does not name " << wanted << "\n" << describe(r);
+  EXPECT_FALSE(fs::exists(out)) << "a rejected config created " << out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cli, BadConfigTest, ::testing::ValuesIn(bad_configs()),
+                         [](const ::testing::TestParamInfo<BadConfig>& info) {
+                           std::string n;
+                           for (char ch : info.param.description)
+                             n += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+                           return n;
+                         });
+
+// ---------------------------------------------------------------- 5. usage
+
+TEST_F(CliTest, UsageErrorsExitTwoWithAMessage) {
+  const fs::path cfg = write_config("grid.json", kGridConfig);
+  const std::string c = shell_quote(cfg.string());
+  const fs::path out = dir_ / "out";
+  const std::string o = shell_quote(out.string());
+  struct Case {
+    std::string args, needle;
+  };
+  const std::vector<Case> cases = {
+      {"", "usage"},
+      {"frobnicate", "frobnicate"},
+      {"run " + c, "--out"},
+      {"run --out " + o, "CONFIG.json"},
+      {"run " + c + " --out " + o + " --frobnicate", "--frobnicate"},
+      {"run " + c + " --out " + o + " --backend bogus", "bogus"},
+      {"run " + c + " --out " + o + " --threads 0", "--threads"},
+      {"run " + c + " --out " + o + " --chunk many", "--chunk"},
+      {"run " + c + " --out", "--out"},
+      {"trace " + c, "--out"},
+      {"trace " + c + " --out " + shell_quote((dir_ / "t.csv").string()) + " --index 153", "--index"},
+  };
+  for (const auto& k : cases) {
+    SCOPED_TRACE("skipstone " + k.args);
+    const CliResult r = skipstone(k.args);
+    EXPECT_EQ(r.rc, 2) << describe(r);
+    EXPECT_NE((r.out + r.err).find(k.needle), std::string::npos) << "message lacks '" << k.needle << "'\n"
+                                                                   << describe(r);
+    EXPECT_FALSE(fs::exists(out));
+    EXPECT_FALSE(fs::exists(dir_ / "t.csv"));
+  }
+}
+
+TEST_F(CliTest, CudaBackendWithoutGpuIsAnError) {
+  const fs::path out = dir_ / "out";
+  const CliResult r = run(write_config("grid.json", kGridConfig), out, "--backend cuda");
+  if (r.rc == 0) GTEST_SKIP() << "a usable CUDA device is present; nothing to check here";
+  EXPECT_EQ(r.rc, 2) << describe(r);
+  EXPECT_NE(r.err.find("CUDA"), std::string::npos) << describe(r);
+  EXPECT_FALSE(fs::exists(out));
+}
+
+TEST_F(CliTest, HelpExitsZeroWithUsage) {
+  for (const char* args : {"--help", "help", "help run", "run --help", "help trace", "trace --help"}) {
+    SCOPED_TRACE(std::string("skipstone ") + args);
+    const CliResult r = skipstone(args);
+    EXPECT_EQ(r.rc, 0) << describe(r);
+    EXPECT_NE(r.out.find("usage"), std::string::npos) << describe(r);
+  }
+  const CliResult a = skipstone("help run"), b = skipstone("run --help");
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_NE(a.out.find("--out DIR"), std::string::npos);
+  EXPECT_NE(a.out.find("--backend"), std::string::npos);
+  EXPECT_NE(skipstone("trace --help").out.find("--index"), std::string::npos);
+}
+
+// ---------------------------------------------------------------- 6. unwritable output
+
+TEST_F(CliTest, OutputBelowARegularFileFailsCleanly) {
+  const fs::path cfg = write_config("grid.json", kGridConfig);
+  const fs::path blocker = dir_ / "file.txt";
+  write_text(blocker, "not a folder\n");
+  const auto before = file_names(dir_);
+  const fs::path out = blocker / "sub";
+  const CliResult r = run(cfg, out, "--backend cpu");
+  EXPECT_TRUE(r.rc == 1 || r.rc == 2) << describe(r);
+  EXPECT_NE(r.err.find(out.string()), std::string::npos) << "message does not name " << out << "\n" << describe(r);
+  EXPECT_TRUE(fs::is_regular_file(blocker));
+  EXPECT_EQ(read_text(blocker), "not a folder\n");
+  EXPECT_EQ(file_names(dir_), before) << "the failed run created files";
+}
+
+}  // namespace
