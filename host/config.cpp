@@ -350,7 +350,7 @@ RunConfig load_config_file(const std::filesystem::path& path) {
   json j;
   try {
     in >> j;
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // syntax errors and numbers that overflow a double
     throw ConfigError("(file)", std::string("not valid JSON: ") + e.what());
   }
   return parse_config(j);

@@ -327,8 +327,10 @@ TEST_F(CliTest, RandomScanIsReproducibleAcrossRunsThreadsAndChunks) {
 
   // Same config twice: every .npy identical, byte for byte.
   EXPECT_EQ(file_names(r2), names);
-  for (const auto& f : names)
-    if (fs::path(f).extension() == ".npy") EXPECT_EQ(read_text(r1 / f), read_text(r2 / f)) << f << " differs between runs";
+  for (const auto& f : names) {
+    if (fs::path(f).extension() != ".npy") continue;
+    EXPECT_EQ(read_text(r1 / f), read_text(r2 / f)) << f << " differs between runs";
+  }
   // Chunking and thread count change nothing.
   for (const char* f : {"status.npy", "events.npy", "t_end.npy", "axis_angle.npy"}) {
     EXPECT_EQ(read_text(r1 / f), read_text(rc / f)) << f << " differs with --chunk 4096";
@@ -394,6 +396,9 @@ struct BadConfig {
   std::string json_text;
   std::vector<std::string> keys;  // the message must name one of these key paths
 };
+
+// Lets GoogleTest name a failing row by its description instead of dumping its bytes.
+void PrintTo(const BadConfig& c, std::ostream* os) { *os << c.description; }
 
 // A disc config with every section present, so that each row isolates one defect.
 std::string disc_config(const std::string& parameters, const std::string& axes, const std::string& stop,

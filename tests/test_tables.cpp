@@ -74,7 +74,9 @@ void check_flights(const Table& table, double g, double wall_residual(const Tabl
     const Vec2 v = u + h.t * acc;
     const Vec2 vr = v + (-2.0 * dot(v, h.nu)) * h.nu;  // specular reflection
     const Hit<Vec2> h2 = table.next_hit(p, vr, g, h.part, INFINITY);
-    if (h2.kind == HitKind::wall) EXPECT_GT(h2.t, 1e-9);
+    if (h2.kind == HitKind::wall) {
+      EXPECT_GT(h2.t, 1e-9);
+    }
     ++checked;
   }
   EXPECT_EQ(checked, trials);

@@ -11,6 +11,7 @@
 #pragma once
 #include "skipstone/noslip_trajectory.hpp"
 #include "skipstone/scan_point.hpp"
+#include "skipstone/sinks.hpp"
 #include "skipstone/tables/cylinder.hpp"
 #include "skipstone/tables/disc.hpp"
 #include "skipstone/tables/ellipse.hpp"
@@ -40,22 +41,38 @@ SKIPSTONE_HD SKIPSTONE_INLINE Vec2 wall_direction(Vec2 nu, double angle, bool in
   return (incoming ? -c : c) * nu + s * tau;
 }
 
-template <class Table, class Sink>
-SKIPSTONE_HD TrajectoryResult run_plane(const Table& table, const ScanSpec& spec, const ScanPoint& pt, Sink& sink,
-                                        bool caustics) {
+// Everything one no-slip trajectory needs, built from its scan point.
+template <class Table, class V, class S>
+struct NoSlipSetup {
+  bool masked;  // the initial condition is outside the allowed set
+  Table table;
+  NoSlipCoefficients k;
+  double g;
+  NoSlipStart<V, S> start;
+  NoSlipRunOptions opt;
+};
+
+template <class Table>
+SKIPSTONE_HD NoSlipSetup<Table, Vec2, State2D> plane_setup(const Table& table, const ScanSpec& spec,
+                                                           const ScanPoint& pt, bool caustics) {
   const double* p = pt.p;
   const double gamma = point_gamma(spec, pt);
-  const NoSlipCoefficients k = noslip_coefficients(gamma);
-  NoSlipStart<Vec2, State2D> s0;
+  NoSlipSetup<Table, Vec2, State2D> su;
+  su.masked = false;
+  su.table = table;
+  su.k = noslip_coefficients(gamma);
+  su.g = p[P_G];
+  su.opt = noslip_options(spec, caustics, false, 0.0);
+  NoSlipStart<Vec2, State2D>& s0 = su.start;
   s0.collide_first = false;
   s0.nu = {0.0, 0.0};
   if (spec.start == StartKind::interior) {
     s0.x = {p[P_X], p[P_Y]};
-    if (!table.inside(s0.x)) return masked_result();
+    su.masked = !table.inside(s0.x);
     s0.state = {p[P_SPEED] * Vec2{cos(p[P_ANGLE]), sin(p[P_ANGLE])}, p[P_SPIN]};
     s0.part = -1;
   } else {
-    if (!(fabs(p[P_ANGLE]) < 0.5 * kPi)) return masked_result();
+    su.masked = !(fabs(p[P_ANGLE]) < 0.5 * kPi);
     BoundaryPoint<Vec2> bp = table.boundary_point(p[P_BOUNDARY_S]);
     if (spec.table == TableKind::strip) bp.x.y = p[P_Y];
     s0.x = bp.x;
@@ -68,28 +85,32 @@ SKIPSTONE_HD TrajectoryResult run_plane(const Table& table, const ScanSpec& spec
     s0.collide_first = incoming;
     s0.nu = bp.nu;
   }
-  const NoSlipRunOptions opt = noslip_options(spec, caustics, false, 0.0);
-  return integrate_noslip(table, k, p[P_G], s0, opt, sink);
+  return su;
 }
 
-template <class Section, class Sink>
-SKIPSTONE_HD TrajectoryResult run_cylinder(const Section& section, const ScanSpec& spec, const ScanPoint& pt,
-                                           Sink& sink, bool caustics) {
+template <class Section>
+SKIPSTONE_HD NoSlipSetup<CylinderTable<Section>, Vec3, State3D> cylinder_setup(const Section& section,
+                                                                                const ScanSpec& spec,
+                                                                                const ScanPoint& pt, bool caustics) {
   const double* p = pt.p;
   const double gamma = point_gamma(spec, pt);
-  const NoSlipCoefficients k = noslip_coefficients(gamma);
-  const CylinderTable<Section> table{section};
-  NoSlipStart<Vec3, State3D> s0;
+  NoSlipSetup<CylinderTable<Section>, Vec3, State3D> su;
+  su.masked = false;
+  su.table = CylinderTable<Section>{section};
+  su.k = noslip_coefficients(gamma);
+  su.g = p[P_G];
+  su.opt = noslip_options(spec, caustics, false, 0.0);
+  NoSlipStart<Vec3, State3D>& s0 = su.start;
   s0.collide_first = false;
   s0.nu = {0.0, 0.0, 0.0};
   const Vec3 w = {p[P_WX], p[P_WY], p[P_WZ]};
   if (spec.start == StartKind::interior) {
     s0.x = {p[P_X], p[P_Y], p[P_Z]};
-    if (!section.inside(Vec2{s0.x.x, s0.x.y})) return masked_result();
+    su.masked = !section.inside(Vec2{s0.x.x, s0.x.y});
     s0.state = {{p[P_VX], p[P_VY], p[P_VZ]}, w};
     s0.part = -1;
   } else {
-    if (!(fabs(p[P_ANGLE]) < 0.5 * kPi)) return masked_result();
+    su.masked = !(fabs(p[P_ANGLE]) < 0.5 * kPi);
     const BoundaryPoint<Vec2> bp = section.boundary_point(p[P_BOUNDARY_S]);
     const bool incoming = spec.start == StartKind::impact;
     const Vec2 uh = p[P_SPEED] * wall_direction(bp.nu, p[P_ANGLE], incoming);
@@ -109,36 +130,38 @@ SKIPSTONE_HD TrajectoryResult run_cylinder(const Section& section, const ScanSpe
     s0.collide_first = incoming;
     s0.nu = nu;
   }
-  const NoSlipRunOptions opt = noslip_options(spec, caustics, false, 0.0);
-  return integrate_noslip(table, k, p[P_G], s0, opt, sink);
+  return su;
 }
 
-template <class Sink>
-SKIPSTONE_HD TrajectoryResult run_sphere(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
+SKIPSTONE_HD SKIPSTONE_INLINE NoSlipSetup<SphereTable, Vec3, State3D> sphere_setup(const ScanSpec& spec,
+                                                                                   const ScanPoint& pt) {
   const double* p = pt.p;
   const double gamma = point_gamma(spec, pt);
-  const SphereTable table{p[P_R]};
-  NoSlipStart<Vec3, State3D> s0;
+  NoSlipSetup<SphereTable, Vec3, State3D> su;
+  su.table = SphereTable{p[P_R]};
+  su.k = noslip_coefficients(gamma);
+  su.g = p[P_G];
+  su.opt = noslip_options(spec, false, true, gamma * su.table.R);
+  NoSlipStart<Vec3, State3D>& s0 = su.start;
   s0.x = {p[P_X], p[P_Y], p[P_Z]};
-  if (dot(s0.x, s0.x) > table.R * table.R) return masked_result();
+  su.masked = dot(s0.x, s0.x) > su.table.R * su.table.R;
   s0.state = {{p[P_VX], p[P_VY], p[P_VZ]}, {p[P_WX], p[P_WY], p[P_WZ]}};
   s0.part = -1;
   s0.collide_first = false;
   s0.nu = {0.0, 0.0, 0.0};
-  const NoSlipRunOptions opt = noslip_options(spec, false, true, gamma * table.R);
-  return integrate_noslip(table, noslip_coefficients(gamma), p[P_G], s0, opt, sink);
+  return su;
 }
 
 // The table of this scan point, handed to `f` as a concrete type (one instantiation each).
 template <class F>
-SKIPSTONE_HD TrajectoryResult with_plane_table(const ScanSpec& spec, const ScanPoint& pt, F&& f) {
+SKIPSTONE_HD void with_plane_table(const ScanSpec& spec, const ScanPoint& pt, F&& f) {
   const double* p = pt.p;
   switch (spec.table) {
-    case TableKind::disc: return f(DiscTable{p[P_R]}, true);
-    case TableKind::strip: return f(StripTable{p[P_L]}, false);
-    case TableKind::stadium: return f(StadiumTable{p[P_HALF_LENGTH], p[P_R]}, false);
-    case TableKind::ellipse: return f(EllipseTable{p[P_A], p[P_B]}, false);
-    case TableKind::sinai: return f(SinaiTable{p[P_SIDE], p[P_RADIUS]}, false);
+    case TableKind::disc: f(DiscTable{p[P_R]}, true); return;
+    case TableKind::strip: f(StripTable{p[P_L]}, false); return;
+    case TableKind::stadium: f(StadiumTable{p[P_HALF_LENGTH], p[P_R]}, false); return;
+    case TableKind::ellipse: f(EllipseTable{p[P_A], p[P_B]}, false); return;
+    case TableKind::sinai: f(SinaiTable{p[P_SIDE], p[P_RADIUS]}, false); return;
     case TableKind::rectangle:
     case TableKind::polygon: {
       PolygonTable poly;
@@ -161,22 +184,36 @@ SKIPSTONE_HD TrajectoryResult with_plane_table(const ScanSpec& spec, const ScanP
         }
       poly.diameter = diam;
       poly.corner_tol = spec.corner_tolerance * diam;
-      return f(poly, false);
+      f(poly, false);
+      return;
     }
-    default: return masked_result();
+    default: return;  // validation admits no other table
   }
+}
+
+// The setup of this scan point, handed to `f` with its concrete table type.
+template <class F>
+SKIPSTONE_HD void with_noslip_setup(const ScanSpec& spec, const ScanPoint& pt, F&& f) {
+  if (spec.model == ModelKind::noslip_sphere) {
+    f(sphere_setup(spec, pt));
+  } else if (spec.model == ModelKind::noslip_cylinder) {
+    with_plane_table(spec, pt, [&](const auto& t, bool caustics) { f(cylinder_setup(t, spec, pt, caustics)); });
+  } else {
+    with_plane_table(spec, pt, [&](const auto& t, bool caustics) { f(plane_setup(t, spec, pt, caustics)); });
+  }
+}
+
+template <class Table, class V, class S, class Sink>
+SKIPSTONE_HD TrajectoryResult run_setup(const NoSlipSetup<Table, V, S>& su, Sink& sink) {
+  if (su.masked) return masked_result();
+  return integrate_noslip(su.table, su.k, su.g, su.start, su.opt, sink);
 }
 
 template <class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_noslip(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
-  if (spec.model == ModelKind::noslip_sphere) return run_sphere(spec, pt, sink);
-  if (spec.model == ModelKind::noslip_cylinder)
-    return with_plane_table(spec, pt, [&](const auto& t, bool caustics) {
-      return run_cylinder(t, spec, pt, sink, caustics);
-    });
-  return with_plane_table(spec, pt, [&](const auto& t, bool caustics) {
-    return run_plane(t, spec, pt, sink, caustics);
-  });
+  TrajectoryResult r = masked_result();
+  with_noslip_setup(spec, pt, [&](const auto& su) { r = run_setup(su, sink); });
+  return r;
 }
 
 }  // namespace skipstone

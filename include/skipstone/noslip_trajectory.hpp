@@ -14,6 +14,8 @@
 
 namespace skipstone {
 
+constexpr std::uint64_t kRescalePeriod = 8;
+
 struct NoSlipRunOptions {
   double t_max;                // INFINITY when only the event budget stops the run
   std::uint64_t max_events;    // UINT64_MAX when only t_max stops the run
@@ -84,55 +86,78 @@ struct NoSlipObservers {
   }
 };
 
-template <class Table, class V, class S, class Sink>
-SKIPSTONE_HD TrajectoryResult integrate_noslip(const Table& table, NoSlipCoefficients k, double g,
-                                               NoSlipStart<V, S> start, const NoSlipRunOptions& opt, Sink& sink) {
-  TrajectoryResult res = empty_result();
-  V x = start.x;
-  S st = start.state;
-  int last = start.part;
-  const V acc = gravity_vector(x, g);
-  double t = 0.0;
-  std::uint64_t events = 0;
-
+// One trajectory as a resumable stepper: step() processes one collision and the flight after
+// it. Gravity is a compile-time choice: without it a flight is x + t u, with no acceleration
+// terms on the impact-to-impact dependency chain.
+template <class Table, class V, class S, bool kGravity>
+struct NoSlipStepper {
+  Table table;
+  NoSlipCoefficients k;
+  double g;
+  NoSlipRunOptions opt;
+  V x, nu;
+  S st;
+  int last;
+  double t;
+  std::uint64_t events;
+  bool pending, active;
+  Status status;
   NoSlipObservers<V> ob;
-  ob.z0 = ob.z_min = ob.z_max = height(x);
-  ob.n = ob.st = ob.sz = ob.stt = ob.stz = 0.0;
-  ob.sample_height(0.0, height(x));
-  ob.e0 = 0.5 * (dot(st.u, st.u) + spin_sq(st));  // kinetic energy; potential counted from z0
-  ob.max_err = 0.0;
-  ob.have_chord = start.part >= 0;
-  ob.chord_start = x;
-  ob.chord_index = 0;
-  ob.rho_sum[0] = ob.rho_sum[1] = ob.rho_n[0] = ob.rho_n[1] = 0.0;
-  ob.lat_min = INFINITY;
-  ob.lat_max = -INFINITY;
-  ob.axis = {0.0, 0.0, 0.0};
-  if (opt.annulus) {
-    // K = x ^ u - gamma R w is invariant under flights and impacts in the sphere; its direction
-    // is the axis of the annulus holding the trajectory (Figure 6).
-    const Vec3 K = cross(as3(x), as3(st.u)) - opt.annulus_gamma_R * spin_vector(st);
-    ob.axis = (1.0 / norm(K)) * K;
-  }
-  sink.on_event(t, x, st, start.nu);
 
-  Status status = Status::finished;
-  bool pending = start.collide_first;
-  V nu = start.nu;
-  for (;;) {
+  template <class Sink>
+  SKIPSTONE_HD void start(const Table& tab, NoSlipCoefficients coef, double grav, const NoSlipStart<V, S>& s0,
+                          const NoSlipRunOptions& options, Sink& sink) {
+    table = tab;
+    k = coef;
+    g = grav;
+    opt = options;
+    x = s0.x;
+    st = s0.state;
+    last = s0.part;
+    nu = s0.nu;
+    t = 0.0;
+    events = 0;
+    pending = s0.collide_first;
+    active = true;
+    status = Status::finished;
+    ob.z0 = ob.z_min = ob.z_max = height(x);
+    ob.n = ob.st = ob.sz = ob.stt = ob.stz = 0.0;
+    ob.sample_height(0.0, height(x));
+    ob.e0 = 0.5 * (dot(st.u, st.u) + spin_sq(st));  // kinetic energy; potential counted from z0
+    ob.max_err = 0.0;
+    ob.have_chord = s0.part >= 0;
+    ob.chord_start = x;
+    ob.chord_index = 0;
+    ob.rho_sum[0] = ob.rho_sum[1] = ob.rho_n[0] = ob.rho_n[1] = 0.0;
+    ob.lat_min = INFINITY;
+    ob.lat_max = -INFINITY;
+    ob.axis = {0.0, 0.0, 0.0};
+    if (opt.annulus) {
+      // K = x ^ u - gamma R w is invariant under flights and impacts in the sphere; its
+      // direction is the axis of the annulus holding the trajectory (Figure 6).
+      const Vec3 K = cross(as3(x), as3(st.u)) - opt.annulus_gamma_R * spin_vector(st);
+      ob.axis = (1.0 / norm(K)) * K;
+    }
+    sink.on_event(t, x, st, s0.nu);
+  }
+
+  // Advances to the next collision (or the end). Returns whether the trajectory goes on.
+  template <class Sink>
+  SKIPSTONE_HD bool step(Sink& sink) {
     if (pending) {
       // Collision at the current point. The map is orthogonal and flights are exact, so the
       // energy E0 = K + g (z - z0) is known exactly; the kinetic energy before the map is
       // compared with it (energy_error: the largest relative defect seen), and the state after
-      // the map is rescaled onto it. Without this, orbits that are (nearly) periodic repeat
-      // the same rounding every period and the energy drifts linearly.
-      const double k_target = 2.0 * (ob.e0 - g * (height(x) - ob.z0));  // |u|^2 + |spin|^2
-      const double inv_target = 1.0 / k_target;
+      // the map is rescaled onto it every kRescalePeriod impacts. Without this, orbits that are
+      // (nearly) periodic repeat the same rounding every period and the energy drifts linearly.
+      const double k_target = kGravity ? 2.0 * (ob.e0 - g * (height(x) - ob.z0)) : 2.0 * ob.e0;
       const double k_before = dot(st.u, st.u) + spin_sq(st);
       st = noslip_collide(st, nu, k);
-      const double k_after = dot(st.u, st.u) + spin_sq(st);
-      if (k_target > 0.0) rescale(st, 1.0 - 0.5 * (k_after - k_target) * inv_target);
       ++events;
+      if ((events % kRescalePeriod) == 0 && k_target > 0.0) {
+        const double k_after = dot(st.u, st.u) + spin_sq(st);
+        rescale(st, 1.0 - 0.5 * (k_after - k_target) / k_target);
+      }
       const double scale = k_target > 2.0 * ob.e0 ? k_target : 2.0 * ob.e0;
       const double err = fabs(k_before - k_target) / scale;
       ob.max_err = err > ob.max_err ? err : ob.max_err;
@@ -160,29 +185,18 @@ SKIPSTONE_HD TrajectoryResult integrate_noslip(const Table& table, NoSlipCoeffic
       }
       sink.on_event(t, x, st, nu);
       pending = false;
-      if (!(isfinite(t) && all_finite(x) && all_finite(st.u))) {
-        status = Status::non_finite;
-        break;
-      }
-      if (err > opt.energy_tolerance) {
-        status = Status::energy_drift;
-        break;
-      }
+      if (!(isfinite(t) && all_finite(x) && all_finite(st.u))) return finish(Status::non_finite);
+      if (err > opt.energy_tolerance) return finish(Status::energy_drift);
     }
-    if (events >= opt.max_events || t >= opt.t_max) break;
-    const Hit<V> hit = table.next_hit(x, st.u, g, last, opt.t_max - t);
-    if (hit.kind == HitKind::miss) {
-      status = Status::integrator_failure;
-      break;
-    }
+    if (events >= opt.max_events || t >= opt.t_max) return finish(Status::finished);
+    const Hit<V> hit = table.next_hit(x, st.u, kGravity ? g : 0.0, last, opt.t_max - t);
+    if (hit.kind == HitKind::miss) return finish(Status::integrator_failure);
     const bool to_end = hit.kind == HitKind::none;
-    if (to_end && !isfinite(opt.t_max)) {
-      status = Status::escaped;
-      break;
-    }
+    if (to_end && !isfinite(opt.t_max)) return finish(Status::escaped);
     const double dt = to_end ? opt.t_max - t : hit.t;
-    // height extremum inside the flight (vertex of the parabola)
-    if (g != 0.0) {
+    if (kGravity) {
+      const V acc = gravity_vector(x, g);
+      // height extremum inside the flight (vertex of the parabola)
       const double v_up = height(st.u);
       const double tv = v_up / g;
       if (tv > 0.0 && tv < dt) {
@@ -190,47 +204,76 @@ SKIPSTONE_HD TrajectoryResult integrate_noslip(const Table& table, NoSlipCoeffic
         ob.z_min = zv < ob.z_min ? zv : ob.z_min;
         ob.z_max = zv > ob.z_max ? zv : ob.z_max;
       }
+      x = flight_position(x, st.u, acc, dt);
+      st.u = st.u + dt * acc;
+    } else {
+      x = x + dt * st.u;
     }
-    x = flight_position(x, st.u, acc, dt);
-    st.u = st.u + dt * acc;
     t = to_end ? opt.t_max : t + dt;
     if (to_end) {
       ob.sample_height(t, height(x));
       sink.on_event(t, x, st, V{});
-      break;
+      return finish(Status::finished);
     }
     if (hit.kind == HitKind::corner) {
-      status = Status::corner;
       sink.on_event(t, x, st, hit.nu);
-      break;
+      return finish(Status::corner);
     }
     last = hit.part;
     nu = hit.nu;
     pending = true;
+    return true;
   }
 
-  res.status = status;
-  res.events = events;
-  res.t_end = t;
-  res.energy_error = ob.max_err;
-  res.z_min = ob.z_min;
-  res.z_max = ob.z_max;
-  res.z_final = height(x);
-  const double den = ob.n * ob.stt - ob.st * ob.st;
-  res.z_drift = (ob.n >= 2.0 && den > 0.0) ? (ob.n * ob.stz - ob.st * ob.sz) / den : NAN;
-  res.bounded = ob.z_min >= ob.z0 - opt.bounded_depth ? 1.0 : 0.0;
-  if (opt.caustics) {
-    res.rho_even = ob.rho_n[0] > 0.0 ? ob.rho_sum[0] / ob.rho_n[0] : NAN;
-    res.rho_odd = ob.rho_n[1] > 0.0 ? ob.rho_sum[1] / ob.rho_n[1] : NAN;
-    res.caustic_gap = fabs(res.rho_even - res.rho_odd);
+  SKIPSTONE_HD bool finish(Status s) {
+    status = s;
+    active = false;
+    return false;
   }
-  if (opt.annulus && events > 0) {
-    res.annulus_axis[0] = ob.axis.x;
-    res.annulus_axis[1] = ob.axis.y;
-    res.annulus_axis[2] = ob.axis.z;
-    res.annulus_width = ob.lat_max - ob.lat_min;
+
+  SKIPSTONE_HD TrajectoryResult result() const {
+    TrajectoryResult res = empty_result();
+    res.status = status;
+    res.events = events;
+    res.t_end = t;
+    res.energy_error = ob.max_err;
+    res.z_min = ob.z_min;
+    res.z_max = ob.z_max;
+    res.z_final = height(x);
+    const double den = ob.n * ob.stt - ob.st * ob.st;
+    res.z_drift = (ob.n >= 2.0 && den > 0.0) ? (ob.n * ob.stz - ob.st * ob.sz) / den : NAN;
+    res.bounded = ob.z_min >= ob.z0 - opt.bounded_depth ? 1.0 : 0.0;
+    if (opt.caustics) {
+      res.rho_even = ob.rho_n[0] > 0.0 ? ob.rho_sum[0] / ob.rho_n[0] : NAN;
+      res.rho_odd = ob.rho_n[1] > 0.0 ? ob.rho_sum[1] / ob.rho_n[1] : NAN;
+      res.caustic_gap = fabs(res.rho_even - res.rho_odd);
+    }
+    if (opt.annulus && events > 0) {
+      res.annulus_axis[0] = ob.axis.x;
+      res.annulus_axis[1] = ob.axis.y;
+      res.annulus_axis[2] = ob.axis.z;
+      res.annulus_width = ob.lat_max - ob.lat_min;
+    }
+    return res;
   }
-  return res;
+};
+
+template <class Table, class V, class S, bool kGravity, class Sink>
+SKIPSTONE_HD TrajectoryResult run_stepper(const Table& table, NoSlipCoefficients k, double g,
+                                          const NoSlipStart<V, S>& start, const NoSlipRunOptions& opt, Sink& sink) {
+  NoSlipStepper<Table, V, S, kGravity> s;
+  s.start(table, k, g, start, opt, sink);
+  while (s.step(sink)) {
+  }
+  return s.result();
+}
+
+template <class Table, class V, class S, class Sink>
+SKIPSTONE_HD TrajectoryResult integrate_noslip(const Table& table, NoSlipCoefficients k, double g,
+                                               const NoSlipStart<V, S>& start, const NoSlipRunOptions& opt,
+                                               Sink& sink) {
+  if (g != 0.0) return run_stepper<Table, V, S, true>(table, k, g, start, opt, sink);
+  return run_stepper<Table, V, S, false>(table, k, g, start, opt, sink);
 }
 
 }  // namespace skipstone

@@ -4,6 +4,7 @@
 #pragma once
 #include "skipstone/noslip_model.hpp"
 #include "skipstone/rolling/disc_transversal.hpp"
+#include "skipstone/sinks.hpp"
 
 namespace skipstone {
 
@@ -13,12 +14,5 @@ SKIPSTONE_HD TrajectoryResult simulate_trajectory(const ScanSpec& spec, std::uin
   if (spec.model == ModelKind::roll_disc_transversal) return simulate_disc_transversal(spec, pt, sink);
   return simulate_noslip(spec, pt, sink);
 }
-
-// A sink that ignores everything (ensembles).
-struct DiscardSink {
-  template <class V, class S>
-  SKIPSTONE_HD void on_event(double, V, const S&, V) {}
-  SKIPSTONE_HD void on_step(double, const double*) {}
-};
 
 }  // namespace skipstone

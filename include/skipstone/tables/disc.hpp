@@ -35,7 +35,7 @@ struct DiscTable {
     }
     if (t > t_limit) return {HitKind::none, t_limit, {0.0, 0.0}, 0};
     const Vec2 p = flight_position(x, u, Vec2{0.0, -g}, t);
-    return {HitKind::wall, t, (-1.0 / norm(p)) * p, 0};
+    return {HitKind::wall, t, unit_inward_normal(p, R), 0};
   }
 
   SKIPSTONE_HD BoundaryPoint<Vec2> boundary_point(double s) const {

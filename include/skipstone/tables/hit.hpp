@@ -35,6 +35,15 @@ SKIPSTONE_HD SKIPSTONE_INLINE Vec3 flight_position(Vec3 x, Vec3 u, Vec3 a, doubl
   return {x.x + t * (u.x + 0.5 * t * a.x), x.y + t * (u.y + 0.5 * t * a.y), x.z + t * (u.z + 0.5 * t * a.z)};
 }
 
+// Inward unit normal -p/|p| of a sphere or circle of radius R at a point p on it. p is on the
+// wall up to round-off, so -p/R is unit to O(eps); one Newton step for 1/sqrt(|n|^2) brings it
+// to O(eps^2) without a square root or division on the impact-to-impact dependency chain.
+template <class V>
+SKIPSTONE_HD SKIPSTONE_INLINE V unit_inward_normal(V p, double R) {
+  const V n = (-1.0 / R) * p;
+  return (1.5 - 0.5 * dot(n, n)) * n;
+}
+
 // Longest time a flight can stay inside a bounded region of diameter `diam` when the
 // acceleration along -y (or -z) is g: the height cannot fall by more than diam. Padded by 1%.
 SKIPSTONE_HD SKIPSTONE_INLINE double bounded_flight_time(double diam, double speed, double v_up, double g) {

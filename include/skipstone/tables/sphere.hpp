@@ -33,7 +33,7 @@ struct SphereTable {
     }
     if (t > t_limit) return {HitKind::none, t_limit, zero, 0};
     const Vec3 p = flight_position(x, u, Vec3{0.0, 0.0, -g}, t);
-    return {HitKind::wall, t, (-1.0 / norm(p)) * p, 0};
+    return {HitKind::wall, t, unit_inward_normal(p, R), 0};
   }
 };
 

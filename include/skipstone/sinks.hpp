@@ -1,0 +1,13 @@
+// DiscardSink: the event/step sink of ensemble runs, which keep nothing but the observables.
+#pragma once
+#include "skipstone/hd.hpp"
+
+namespace skipstone {
+
+struct DiscardSink {
+  template <class V, class S>
+  SKIPSTONE_HD void on_event(double, V, const S&, V) {}
+  SKIPSTONE_HD void on_step(double, const double*) {}
+};
+
+}  // namespace skipstone
