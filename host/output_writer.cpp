@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -46,6 +47,28 @@ std::string iso_time_now() {
   char buf[64];
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
   return buf;
+}
+
+// Clamps a continuous map's colours to its [0.5 %, 99.5 %] quantiles, so that a few extreme
+// pixels (e.g. grazing entries with very long exit times) do not flatten the picture. The
+// .npy files keep the true values. Returns whether anything was clamped.
+bool clip_to_quantiles(std::vector<double>& img) {
+  std::vector<double> finite;
+  for (double v : img)
+    if (std::isfinite(v)) finite.push_back(v);
+  if (finite.size() < 400) return false;
+  const std::size_t lo_i = finite.size() / 200, hi_i = finite.size() - 1 - finite.size() / 200;
+  std::nth_element(finite.begin(), finite.begin() + lo_i, finite.end());
+  const double lo = finite[lo_i];
+  std::nth_element(finite.begin(), finite.begin() + hi_i, finite.end());
+  const double hi = finite[hi_i];
+  bool clamped = false;
+  for (double& v : img) {
+    if (!std::isfinite(v)) continue;
+    if (v < lo || v > hi) clamped = true;
+    v = v < lo ? lo : (v > hi ? hi : v);
+  }
+  return clamped;
 }
 
 std::vector<std::string> status_names() {
@@ -154,6 +177,8 @@ void write_outputs(const std::filesystem::path& dir, const RunConfig& rc, const 
         const bool ok = status.empty() || status_is_ok(static_cast<Status>(static_cast<int>(status[i])));
         img[i] = ok ? img[i] + 1.0 : NAN;
       }
+    } else if (clip_to_quantiles(img)) {
+      hs.colorbar_label = name + " (colours clipped to 0.5-99.5 %)";
     }
     io::write_heatmap_png(dir / (name + ".png"), img, rc.axes[0].n, rc.axes[1].n, hs);
   }
