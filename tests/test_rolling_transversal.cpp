@@ -90,6 +90,20 @@ TEST(RollingTransversal, ExitTimesAgreeWithIndependentIntegration) {
   }
 }
 
+TEST(RollingTransversal, ShortExcursionPastTheJunctionIsCaught) {
+  // Found by the SciPy comparison (benchmarks/): phi dips to about -0.01 below 0 at t = 11.68
+  // for half a time unit and comes back; a step spanning the dip has sin(phi) > 0 at both ends.
+  const double v2 = -0.573980, S = 0.814591, v1 = std::sqrt(1.0 - v2 * v2 - S * S);
+  const DiscTransversalSystem sys{-1.0, 1.0, 0.5};
+  const Reference ref{-1.0, 1.0, 0.5};
+  NullSteps sink;
+  const RimPassage p = integrate_rim_passage<kRimExtrapolationDepth>(sys, v1, v2, S, 60.0, 1e-11, 1e-11, 100000, sink);
+  const auto [t_ref, side_ref] = ref.exit(v1, v2, S, 1e-3, 60.0);
+  ASSERT_EQ(p.status, Status::exited);
+  EXPECT_EQ(p.side, side_ref);
+  EXPECT_NEAR(p.t, t_ref, kExitTimeAgreement * (1.0 + t_ref));
+}
+
 // Global error of fixed-step GBS with depth K over [0, T] (no projection): order 2K.
 template <int K>
 double fixed_step_error(double H) {

@@ -46,6 +46,31 @@ struct RimPassage {
   double y[6];       // state at the end
 };
 
+constexpr double kRimFineStep = 0.02;  // h_fine / h_max
+
+// First theta in (0, 1) where the cubic Hermite interpolant of (g0, d0) .. (g1, d1) is
+// negative, refined by bisection; -1 when it stays non-negative (sampled at 1/32 spacing).
+SKIPSTONE_HD SKIPSTONE_INLINE double hermite_first_root(double g0, double d0, double g1, double d1) {
+  const auto p = [&](double s) {
+    const double s2 = s * s, s3 = s2 * s;
+    return (2 * s3 - 3 * s2 + 1) * g0 + (s3 - 2 * s2 + s) * d0 + (-2 * s3 + 3 * s2) * g1 + (s3 - s2) * d1;
+  };
+  double prev = 0.0;
+  for (int k = 1; k < 32; ++k) {
+    const double s = k / 32.0;
+    if (p(s) < 0.0) {
+      double lo = prev, hi = s;
+      for (int it = 0; it < 40; ++it) {
+        const double mid = 0.5 * (lo + hi);
+        (p(mid) < 0.0 ? hi : lo) = mid;
+      }
+      return 0.5 * (lo + hi);
+    }
+    prev = s;
+  }
+  return -1.0;
+}
+
 SKIPSTONE_HD SKIPSTONE_INLINE void project_transversal(double* y, double xi_norm) {
   const double n = sqrt(y[0] * y[0] + y[1] * y[1] + y[2] * y[2]);
   const double a = xi_norm / n;
@@ -65,7 +90,11 @@ SKIPSTONE_HD RimPassage integrate_rim_passage(const DiscTransversalSystem& sys, 
   RimPassage out;
   double y[6] = {v1, v2, S12, 1.0, 0.0, 0.0};
   const double xi = sqrt(v1 * v1 + v2 * v2 + S12 * S12);
-  const double h_max = sys.r / xi;  // phi moves by at most ~1 rad per step: no crossing is missed
+  const double h_max = sys.r / xi;  // phi moves by at most ~1 rad per step
+  // A step in which sin(phi) has a local minimum may hide a short excursion past phi = 0 or pi
+  // (both ends positive, a dip below zero inside). Such steps are refined down to h_fine, where
+  // the cubic Hermite interpolant of sin(phi) resolves the dip.
+  const double h_fine = kRimFineStep * h_max;
   double H = 0.1 * h_max;
   double t = 0.0;
   double y_new[6];
@@ -97,9 +126,21 @@ SKIPSTONE_HD RimPassage integrate_rim_passage(const DiscTransversalSystem& sys, 
       continue;
     }
     project_transversal(y_new, xi);
+    double theta = -1.0;  // fraction of the step at which sin(phi) first reaches 0, if it does
     if (y_new[4] < 0.0) {
-      // sin(phi) changed sign inside [t, t + H]: Newton on theta with recomputed partial steps.
-      double theta = y[4] / (y[4] - y_new[4]);
+      theta = y[4] / (y[4] - y_new[4]);
+    } else {
+      const double d0 = H * y[3] * y[0] / sys.r, d1 = H * y_new[3] * y_new[0] / sys.r;  // d sin(phi)/d theta
+      if (d0 < 0.0 && d1 > 0.0) {
+        if (H > h_fine) {
+          H = H * 0.25 > h_fine ? H * 0.25 : h_fine;
+          continue;
+        }
+        theta = hermite_first_root(y[4], d0, y_new[4], d1);
+      }
+    }
+    if (theta >= 0.0) {
+      // sin(phi) reaches 0 inside [t, t + H]: Newton on theta with recomputed partial steps.
       double yt[6];
       for (int it = 0; it < 12; ++it) {
         gbs_step<6, K>(sys, y, theta * H, yt, rtol, atol);
