@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# Part of the skipstone benchmarks (benchmarks/run_all.sh); details in the docstring below.
 """NumPy baseline for the no-slip disc benchmark (compared with skipstone_throughput's disc).
 
 The same map as the C++ kernel on the unit disc, vectorised over N trajectories (state arrays),
@@ -10,7 +11,8 @@ rescale onto the energy sphere after it, the height observables (min/max of y an
 least-squares sums of the z_drift fit) and the chord distance |x_prev x (x - x_prev)|/|x - x_prev|
 summed by parity (rho_even, rho_odd). In-place operations on preallocated arrays throughout.
 
-Output: one JSON object on stdout (impacts/s, median and spread over the repetitions).
+Output: one JSON object on stdout (impacts/s, median and spread over the repetitions), a summary
+line on stderr.
 Usage: /usr/bin/python3 benchmarks/numpy_disc.py [--n N] [--impacts K] [--reps R] [--seed S]
 """
 import argparse
@@ -152,6 +154,8 @@ def main():
         return 1
     json.dump(out, sys.stdout, indent=2)
     sys.stdout.write("\n")
+    print(f"numpy_disc: median {med:.3e} impacts/s (min {rates[0]:.3e}, max {rates[-1]:.3e}), "
+          f"N = {args.n} x {args.impacts} impacts", file=sys.stderr)
     return 0
 
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# Part of the skipstone benchmarks (benchmarks/run_all.sh); details in the docstring below.
 """SciPy baseline for the Figure-18 benchmark: the roll4:disc transversal system (Proposition 12,
 kappa = -1/R, R = r = 1, eta = 0.5) integrated by solve_ivp(method="DOP853", rtol=1e-10,
 atol=1e-12, dense_output=True) with terminal events, on a fixed-seed sample of initial

@@ -5,7 +5,9 @@
 //   figure18  roll4:disc-transversal 256 x 256 grid over (v2, S12), t_max 200     -> trajectories/s
 // each with all threads and with 1 thread, plus a scalar single-thread loop over
 // simulate_trajectory (no Thrust) for the disc. Every measurement is one warm-up run and then
-// --reps repetitions; the median and the min/max spread are printed and written to --json.
+// --reps repetitions; the median and the min/max spread are printed and written to --json,
+// with the CPU utilisation (process CPU time / (wall x threads)) and load averages, which show
+// when other jobs shared the cores.
 //
 // Second mode, for the accuracy comparison with SciPy (benchmarks/compare_figure18.py):
 //   skipstone_throughput --figure18-points FILE.json [--rtol X] [--atol Y] [--out PATH]
@@ -175,16 +177,36 @@ json spread_json(const Spread& s, const std::string& unit) {
   return {{"median", s.median}, {"min", s.min}, {"max", s.max}, {"unit", unit}, {"samples", s.samples}};
 }
 
-// One warm-up call of `run`, then `reps` timed calls; returns the wall time of each.
-std::vector<double> timed_reps(int reps, const std::function<void()>& run) {
+double process_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+struct Timing {
+  std::vector<double> wall;  // seconds per timed run
+  std::vector<double> cpu;   // process CPU seconds per timed run (all threads)
+  // Median of cpu / (wall * threads): near 1 when every thread had a core to itself; lower
+  // when other jobs shared the cores (or threads idled waiting for each other).
+  double utilisation(int threads) const {
+    std::vector<double> u;
+    for (std::size_t i = 0; i < wall.size(); ++i) u.push_back(cpu[i] / (wall[i] * threads));
+    return spread_of(u).median;
+  }
+};
+
+// One warm-up call of `run`, then `reps` timed calls.
+Timing timed_reps(int reps, const std::function<void()>& run) {
   run();
-  std::vector<double> wall;
+  Timing t;
   for (int r = 0; r < reps; ++r) {
+    const double c0 = process_cpu_seconds();
     const auto t0 = Clock::now();
     run();
-    wall.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+    t.wall.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+    t.cpu.push_back(process_cpu_seconds() - c0);
   }
-  return wall;
+  return t;
 }
 
 std::vector<double> rates(double work, const std::vector<double>& wall) {
@@ -200,9 +222,9 @@ std::string sci(double x, int prec = 3) {
   return os.str();
 }
 
-void print_line(const std::string& what, const Spread& s, const std::string& unit) {
-  std::printf("  %-44s median %s %s  (min %s, max %s)\n", what.c_str(), sci(s.median).c_str(), unit.c_str(),
-              sci(s.min).c_str(), sci(s.max).c_str());
+void print_line(const std::string& what, const Spread& s, const std::string& unit, double utilisation) {
+  std::printf("  %-44s median %s %s  (min %s, max %s)  cpu use %.0f%%\n", what.c_str(), sci(s.median).c_str(),
+              unit.c_str(), sci(s.min).c_str(), sci(s.max).c_str(), 100.0 * utilisation);
   std::fflush(stdout);
 }
 
@@ -257,6 +279,14 @@ int nproc_count() {
   return static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
 }
 
+// 1-, 5- and 15-minute load averages: other jobs on the same cores show up here.
+std::string loadavg() {
+  std::ifstream in("/proc/loadavg");
+  std::string a, b, c;
+  in >> a >> b >> c;
+  return in ? a + " " + b + " " + c : "unknown";
+}
+
 std::string utc_now() {
   const std::time_t t = std::time(nullptr);
   std::tm tm{};
@@ -275,27 +305,29 @@ json noslip_benchmark(const std::string& name, const json& cfg, const Options& o
   std::printf("%s: %llu trajectories, max_events %llu\n", name.c_str(), static_cast<unsigned long long>(spec.count),
               static_cast<unsigned long long>(spec.max_events));
   EnsembleRun run;
-  json j = {{"config", rc.resolved}, {"trajectories", spec.count}};
+  json j = {{"config", rc.resolved}, {"trajectories", spec.count}, {"loadavg_before", loadavg()}};
 
   skipstone::cpu::set_threads(threads);
   const auto wall_all = timed_reps(o.reps, [&] { backend_run(spec, run); });
   const double impacts = static_cast<double>(run.events);
-  const Spread all = spread_of(rates(impacts, wall_all));
+  const Spread all = spread_of(rates(impacts, wall_all.wall));
   j["impacts"] = run.events;
   j["status_counts"] = status_json(run);
   j["backend_all_threads"] = spread_json(all, "impacts/s");
   j["backend_all_threads"]["threads"] = threads;
+  j["backend_all_threads"]["cpu_utilisation"] = wall_all.utilisation(threads);
   std::printf("  impacts per run %.0f, status %s\n", impacts, status_json(run).dump().c_str());
-  print_line("CPU backend, " + std::to_string(threads) + " threads", all, "impacts/s");
+  print_line("CPU backend, " + std::to_string(threads) + " threads", all, "impacts/s", wall_all.utilisation(threads));
 
   if (o.single_thread) {
     skipstone::cpu::set_threads(1);
     const auto wall_one = timed_reps(o.reps, [&] { backend_run(spec, run); });
     skipstone::cpu::set_threads(threads);
-    const Spread one = spread_of(rates(impacts, wall_one));
+    const Spread one = spread_of(rates(impacts, wall_one.wall));
     j["backend_1_thread"] = spread_json(one, "impacts/s");
+    j["backend_1_thread"]["cpu_utilisation"] = wall_one.utilisation(1);
     j["scaling_all_over_1"] = all.median / one.median;
-    print_line("CPU backend, 1 thread", one, "impacts/s");
+    print_line("CPU backend, 1 thread", one, "impacts/s", wall_one.utilisation(1));
     std::printf("  %-44s %.2fx on %d threads\n", "scaling (median all / median 1)", all.median / one.median, threads);
   }
 
@@ -309,12 +341,16 @@ json noslip_benchmark(const std::string& name, const json& cfg, const Options& o
       events = e;
     });
     if (events != run.events) throw std::runtime_error(name + ": scalar loop and backend disagree on the impact count");
-    const Spread sc = spread_of(rates(impacts, wall_scalar));
+    const Spread sc = spread_of(rates(impacts, wall_scalar.wall));
     j["scalar_loop_1_thread"] = spread_json(sc, "impacts/s");
+    j["scalar_loop_1_thread"]["cpu_utilisation"] = wall_scalar.utilisation(1);
     j["ratio_backend_over_scalar"] = all.median / sc.median;
-    print_line("scalar loop (simulate_trajectory), 1 thread", sc, "impacts/s");
+    print_line("scalar loop (simulate_trajectory), 1 thread", sc, "impacts/s", wall_scalar.utilisation(1));
     std::printf("  %-44s %.2fx\n", "ratio backend (all threads) / scalar", all.median / sc.median);
   }
+  j["loadavg_after"] = loadavg();
+  std::printf("  load average before %s, after %s\n", j["loadavg_before"].get<std::string>().c_str(),
+              j["loadavg_after"].get<std::string>().c_str());
   return j;
 }
 
@@ -325,18 +361,19 @@ json figure18_benchmark(const Options& o, int threads) {
               static_cast<unsigned long long>(o.fig18_n), static_cast<unsigned long long>(o.fig18_n), spec.t_max,
               spec.rtol, spec.atol);
   EnsembleRun run;
-  json j = {{"config", rc.resolved}, {"trajectories", spec.count}};
+  json j = {{"config", rc.resolved}, {"trajectories", spec.count}, {"loadavg_before", loadavg()}};
   auto measure = [&](int nthreads, const std::string& key) {
     skipstone::cpu::set_threads(nthreads);
-    const auto wall = timed_reps(o.reps, [&] { backend_run(spec, run); });
-    const Spread over_all = spread_of(rates(static_cast<double>(spec.count), wall));
-    const Spread over_unmasked = spread_of(rates(static_cast<double>(run.unmasked), wall));
+    const Timing wall = timed_reps(o.reps, [&] { backend_run(spec, run); });
+    const Spread over_all = spread_of(rates(static_cast<double>(spec.count), wall.wall));
+    const Spread over_unmasked = spread_of(rates(static_cast<double>(run.unmasked), wall.wall));
     j[key] = {{"threads", nthreads},
+              {"cpu_utilisation", wall.utilisation(nthreads)},
               {"all_points", spread_json(over_all, "trajectories/s")},
               {"unmasked_points", spread_json(over_unmasked, "trajectories/s")}};
     const std::string label = nthreads == 1 ? "1 thread" : std::to_string(nthreads) + " threads";
-    print_line("CPU backend, " + label + ", all grid points", over_all, "traj/s");
-    print_line("CPU backend, " + label + ", unmasked points", over_unmasked, "traj/s");
+    print_line("CPU backend, " + label + ", all grid points", over_all, "traj/s", wall.utilisation(nthreads));
+    print_line("CPU backend, " + label + ", unmasked points", over_unmasked, "traj/s", wall.utilisation(nthreads));
     return over_all.median;
   };
   const double all = measure(threads, "backend_all_threads");
@@ -350,6 +387,9 @@ json figure18_benchmark(const Options& o, int threads) {
     std::printf("  %-44s %.2fx on %d threads\n", "scaling (median all / median 1)", all / one, threads);
   }
   skipstone::cpu::set_threads(threads);
+  j["loadavg_after"] = loadavg();
+  std::printf("  load average before %s, after %s\n", j["loadavg_before"].get<std::string>().c_str(),
+              j["loadavg_after"].get<std::string>().c_str());
   return j;
 }
 
@@ -385,21 +425,25 @@ int run_points(const Options& o) {
   json doc;
   in >> doc;
   const json& pts = doc.is_array() ? doc : doc.at("points");
-  json out_points = json::array();
-  double seconds = 0.0;
-  std::uint64_t evaluated = 0;
+  std::vector<skipstone::ScanSpec> specs;
   for (const json& p : pts) {
-    const double v2 = p.at("v2").get<double>(), S12 = p.at("S12").get<double>();
     json cfg = figure18_base(o.rtol, o.atol);
-    cfg["initial"] = {{"start", "rim_entry"}, {"speed", 1.0}, {"v2", v2}, {"S12", S12}};
-    const skipstone::RunConfig rc = skipstone::parse_config(cfg);
+    cfg["initial"] = {{"start", "rim_entry"}, {"speed", 1.0}, {"v2", p.at("v2").get<double>()},
+                      {"S12", p.at("S12").get<double>()}};
+    specs.push_back(skipstone::parse_config(cfg).spec);
+  }
+  // The whole sample one trajectory at a time on this thread: 1 warm-up pass, then --reps timed.
+  std::vector<TrajectoryResult> res(specs.size());
+  const Timing timing = timed_reps(o.reps, [&] {
     skipstone::DiscardSink sink;
-    const auto t0 = Clock::now();
-    const TrajectoryResult r = skipstone::simulate_trajectory(rc.spec, 0, sink);
-    seconds += std::chrono::duration<double>(Clock::now() - t0).count();
-    ++evaluated;
-    out_points.push_back({{"v2", v2},
-                          {"S12", S12},
+    for (std::size_t i = 0; i < specs.size(); ++i) res[i] = skipstone::simulate_trajectory(specs[i], 0, sink);
+  });
+  const Spread rate = spread_of(rates(static_cast<double>(specs.size()), timing.wall));
+  json out_points = json::array();
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    const TrajectoryResult& r = res[i];
+    out_points.push_back({{"v2", pts[i].at("v2").get<double>()},
+                          {"S12", pts[i].at("S12").get<double>()},
                           {"status", skipstone::status_name(r.status)},
                           {"exit_time", r.exit_time},  // NaN (JSON null) unless exited
                           {"exit_side", r.exit_side},
@@ -410,8 +454,8 @@ int run_points(const Options& o) {
                        {"atol", o.atol},
                        {"t_max", 200.0},
                        {"points", out_points},
-                       {"seconds_1_thread", seconds},
-                       {"trajectories_per_second_1_thread", seconds > 0 ? evaluated / seconds : 0.0}};
+                       {"reps", o.reps},
+                       {"trajectories_per_second_1_thread", spread_json(rate, "trajectories/s")}};
   if (o.points_out.empty()) {
     std::cout << result.dump(1) << "\n";
   } else {

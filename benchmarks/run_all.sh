@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Runs every benchmark and writes benchmarks/RESULTS.md: builds skipstone and
+# skipstone_throughput (scripts/setup.sh, into build/ or $SKIPSTONE_BUILD_DIR), runs the C++
+# throughput benchmarks, the NumPy disc baseline, the SciPy Figure-18 baseline and the
+# Figure-18 comparison, then formats the table. Raw JSON goes to $BUILD/bench-results/.
+# Before timing it waits up to $BENCH_IDLE_WAIT seconds (default 45, 0: no wait) for the cores
+# to be idle (busy < 15% over 2 s), since other jobs on the machine distort the figures.
+# The benchmarks themselves take about 75 s on 2 cores; a build after source changes can take
+# several minutes when nvcc is present (the CUDA backend). The benchmarks use only the CPU
+# backend, so e.g. SKIPSTONE_BUILD_DIR=build-cpu SKIPSTONE_CMAKE_ARGS=-DSKIPSTONE_CUDA=OFF
+# (both passed through to scripts/setup.sh) builds without it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+start=$(date +%s)
+
+scripts/setup.sh --target skipstone skipstone_throughput
+build="${SKIPSTONE_BUILD_DIR:-build}"
+bin="$build/benchmarks/skipstone_throughput"
+raw="$build/bench-results"
+mkdir -p "$raw"
+py=/usr/bin/python3
+
+# Fraction of CPU time busy over 2 s (from /proc/stat), in percent.
+busy_percent() {
+  local a b
+  read -r -a a < <(grep '^cpu ' /proc/stat)
+  sleep 2
+  read -r -a b < <(grep '^cpu ' /proc/stat)
+  local total=0 idle i
+  for i in 1 2 3 4 5 6 7 8; do total=$(( total + b[i] - a[i] )); done
+  idle=$(( b[4] - a[4] + b[5] - a[5] ))
+  echo $(( total > 0 ? 100 * (total - idle) / total : 0 ))
+}
+wait_max="${BENCH_IDLE_WAIT:-45}"
+waited=0
+busy=$(busy_percent)
+while [ "$busy" -ge 15 ] && [ "$waited" -lt "$wait_max" ]; do
+  echo "run_all: cores ${busy}% busy with other jobs; waiting ($waited s of $wait_max)"
+  sleep 3
+  waited=$(( waited + 5 ))
+  busy=$(busy_percent)
+done
+quiet="cores ${busy}% busy just before timing (waited ${waited} s of at most ${wait_max})"
+load=$(cut -d' ' -f1-3 /proc/loadavg)
+echo "run_all: $quiet"
+
+echo "== skipstone_throughput (C++ CPU backend)"
+"$bin" --json "$raw/throughput.json" | tee "$raw/throughput.txt"
+
+echo "== NumPy disc baseline"
+"$py" benchmarks/numpy_disc.py >"$raw/numpy_disc.json"
+
+echo "== SciPy DOP853 Figure-18 baseline"
+"$py" benchmarks/scipy_figure18.py "$raw/scipy_figure18.json" --n 200 --reference 200
+
+echo "== Figure-18 comparison"
+"$py" benchmarks/compare_figure18.py --scipy "$raw/scipy_figure18.json" --throughput "$raw/throughput.json" \
+  --binary "$bin" --out "$raw/compare_figure18.json"
+
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+if [ -n "$(git status --porcelain 2>/dev/null)" ]; then commit="$commit (working tree with uncommitted changes)"; fi
+"$py" benchmarks/write_results.py --throughput "$raw/throughput.json" --numpy "$raw/numpy_disc.json" \
+  --scipy "$raw/scipy_figure18.json" --compare "$raw/compare_figure18.json" --commit "$commit" \
+  --load "$load" --quiet "$quiet" --raw "$raw" --run-seconds "$(( $(date +%s) - start ))" --out benchmarks/RESULTS.md
+echo "wrote benchmarks/RESULTS.md ($(( $(date +%s) - start )) s)"
