@@ -182,6 +182,39 @@ RunConfig parse_config(const json& j) {
     }
   };
   read_rules(params, sys.parameters, "parameters");
+  // Rolling models: gravity as the physical g or as the paper's effective g/(1+gamma^2), not
+  // both. resolved.parameters keeps only the key that was given; RunConfig::gravity (meta.json "gravity") records both
+  // values (MODELS.md, "Gravity in the rolling models"), null where they vary per trajectory.
+  if (find_rule(sys.parameters, "g_effective")) {
+    const auto axis_path = [&](const std::string& k) -> std::string {
+      for (const auto& ap : axis_paths)
+        if (ap.first == k) return ap.second + ".param";
+      return "";
+    };
+    const bool has_g = params.has("g") || !axis_path("g").empty();
+    const bool has_eff = params.has("g_effective") || !axis_path("g_effective").empty();
+    if (has_g && has_eff)
+      throw ConfigError(params.has("g_effective") ? "parameters.g_effective" : axis_path("g_effective"),
+                        "gravity is given twice; give exactly one of g (physical gravity) and g_effective (the "
+                        "paper's effective value g/(1+gamma^2))");
+    const std::string given = has_eff ? "g_effective" : "g";
+    resolved["parameters"].erase(has_eff ? "g" : "g_effective");
+    json grav = {{"given", given}, {"relation", "g_effective = g / (1 + gamma^2), gamma of the rolling ball"}};
+    bool per_trajectory = !axis_path(given).empty();
+    for (const auto& a : rc.axes) per_trajectory = per_trajectory || is_moment(a.name);
+    if (per_trajectory) {
+      grav["g"] = nullptr;
+      grav["g_effective"] = nullptr;
+      if (axis_path(given).empty()) grav[given] = spec.params[has_eff ? P_G_EFF : P_G];
+      grav["note"] = "gravity or the moment of inertia is scanned: the derived value differs per trajectory";
+    } else {
+      const double gamma = gamma_of(spec.moment, spec.params[P_MOMENT]);
+      const double f = 1.0 + gamma * gamma;
+      grav["g"] = has_eff ? spec.params[P_G_EFF] * f : spec.params[P_G];
+      grav["g_effective"] = has_eff ? spec.params[P_G_EFF] : spec.params[P_G] / f;
+    }
+    rc.gravity = grav;
+  }
   if (sys.table == TableKind::polygon) {
     const json& verts = params.array("vertices");
     if (verts.size() < 3 || verts.size() > static_cast<std::size_t>(kMaxPolygonVertices))

@@ -30,6 +30,7 @@ struct RunConfig {
   std::uint64_t chunk_size;        // 0: chosen from free memory
   std::string moment_name;         // "gamma", "eta" or "beta"
   nlohmann::json resolved;         // the config with every default spelled out
+  nlohmann::json gravity;          // rolling models: g and g_effective (MODELS.md); null otherwise
 };
 
 RunConfig parse_config(const nlohmann::json& j);

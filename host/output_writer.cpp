@@ -95,6 +95,7 @@ json run_metadata(const RunConfig& rc, const ScanResult& res, const BackendChoic
   meta["command"] = command_line;
   meta["config"] = rc.resolved;
   meta["system"] = rc.system.name;
+  if (!rc.gravity.is_null()) meta["gravity"] = rc.gravity;
   bool moment_scanned = false;
   for (const auto& a : rc.axes) {
     if (a.name == rc.moment_name) {

@@ -13,6 +13,7 @@ bool positive(double v) { return v > 0.0; }
 bool nonneg(double v) { return v >= 0.0; }
 bool any(double) { return true; }
 bool unit_interval(double v) { return v >= 0.0 && v <= 1.0; }
+bool nonzero(double v) { return v != 0.0; }
 bool half_turn(double v) { return std::fabs(v) < 0.5 * kPi; }
 
 ParamRule rule(const std::string& n, Param p, std::optional<double> d, bool (*ok)(double), const std::string& allowed) {
@@ -106,7 +107,7 @@ TableKind table_kind(const std::string& t) {
 std::vector<std::string> system_names() {
   return {"disc", "strip", "stadium", "rectangle", "polygon", "ellipse", "sinai", "sphere",
           "cylinder:disc", "cylinder:strip", "cylinder:stadium", "cylinder:rectangle", "cylinder:polygon",
-          "cylinder:ellipse", "cylinder:sinai", "roll4:disc-transversal"};
+          "cylinder:ellipse", "cylinder:sinai", "roll4:disc-transversal", "roll4:planes", "roll3:strip"};
 }
 
 SystemSchema system_schema(const std::string& name) {
@@ -131,6 +132,35 @@ SystemSchema system_schema(const std::string& name) {
     s.observables = {"status", "events", "t_end", "energy_error", "exit_time", "exit_arc", "exit_side"};
     s.needs_t_max = true;
     s.allows_gravity = false;
+    return s;
+  }
+  if (name == "roll4:planes" || name == "roll3:strip") {
+    // Sections 5.4 and 4.1: exact per segment (include/skipstone/rolling/stadium_segments.hpp)
+    const bool planes = name == "roll4:planes";
+    s.model = planes ? ModelKind::roll_planes : ModelKind::roll_strip;
+    s.table = TableKind::none;
+    s.dim = planes ? 3 : 2;
+    s.parameters = {rule("L", P_L, 1.0, positive, "> 0 (width of the plate: length of the flat parts of N_r)"),
+                    rule("r", P_BALL_R, std::nullopt, positive, "> 0 (rolling ball radius)"),
+                    rule("g", P_G, 0.0, any, "any number (physical gravity; the rolling ball falls at g/(1+gamma^2))"),
+                    rule("g_effective", P_G_EFF, 0.0, any,
+                         "any number (the paper's effective gravity g/(1+gamma^2); give g or g_effective, not both)")};
+    std::vector<ParamRule> keys = {
+        rule("x1", P_X1, 0.0, any, "any number (position on the + sheet; outside [-L/2, L/2] the trajectory is masked)"),
+        rule("z", P_Z, 0.0, any, "any number (initial height)"),
+        rule("v1", P_V1, 1.0, nonzero, "!= 0 (speed along the stadium; > 0 rolls towards x1 = -L/2 first)"),
+        rule("v2", P_V2, 0.0, any, planes ? "any number (velocity along the planes)" : "any number (vertical velocity)")};
+    if (planes) {
+      keys.push_back(rule("v3", P_V3, 0.0, any, "any number (vertical velocity)"));
+      keys.push_back(rule("S12", P_S12, 0.0, any, "any number"));
+      keys.push_back(rule("S13", P_S13, 0.0, any, "any number"));
+      keys.push_back(rule("S23", P_S23, 0.0, any, "any number"));
+    } else {
+      keys.push_back(rule("spin", P_SPIN, 0.0, any, "any number (s, S = s E1^E2)"));
+    }
+    s.starts = {{"plate", {StartKind::interior, keys}}};
+    s.default_start = "plate";
+    s.observables = kNoSlipObservables;
     return s;
   }
   if (name == "sphere") {
@@ -187,7 +217,8 @@ std::string param_name(Param p) {
   static const char* names[kParamCount] = {"moment", "g", "r", "R", "L", "width", "height", "a", "b",
                                            "half_length", "side", "radius", "x", "y", "z", "vx", "vy", "vz",
                                            "wx", "wy", "wz", "spin", "boundary_s", "angle", "speed", "slip",
-                                           "slip_z", "spin_normal", "v2", "S12"};
+                                           "slip_z", "spin_normal", "v2", "S12", "v1", "v3", "S13", "S23", "x1",
+                                           "g_effective"};
   return names[p];
 }
 

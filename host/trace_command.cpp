@@ -15,7 +15,8 @@ const char* const kTraceHelp =
     "\n"
     "Runs trajectory number I (default 0) of the scan in CONFIG.json on the host and writes\n"
     "one CSV row per event: no-slip models give time, position, velocity, spin and the\n"
-    "contact point a - r nu; rolling models give every accepted integrator step.\n";
+    "contact point a - r nu; roll3:strip and roll4:planes give every segment end (flat part or\n"
+    "rim passage); the Figure-18 system gives every accepted integrator step.\n";
 
 int trace_command(const std::vector<std::string>& args) {
   const ParsedArgs a = parse_args(args, {"--out", "--index"}, {"--help"});

@@ -14,6 +14,8 @@ enum class ModelKind : std::int32_t {
   noslip_sphere = 1,      // 3D ball in a sphere
   noslip_cylinder = 2,    // 3D cylinder over a 2D table
   roll_disc_transversal = 3,  // roll4:disc cross-section subsystem (Figure 18)
+  roll_planes = 4,        // roll4:planes, 4D ball between two vertical planes (Section 5.4)
+  roll_strip = 5,         // roll3:strip, 3D ball on a vertical strip (Section 4.1)
 };
 
 enum class TableKind : std::int32_t { disc = 0, strip, stadium, rectangle, polygon, ellipse, sinai, none };
@@ -47,6 +49,9 @@ enum Param : std::int32_t {
   P_SPEED,
   P_SLIP, P_SLIP_Z, P_SPIN_NORMAL,
   P_V2, P_S12,    // rolling rim entry: tangential velocity and spin on the energy sphere
+  P_V1, P_V3, P_S13, P_S23,  // rolling plate starts (roll4:planes, roll3:strip): frame velocities and spins
+  P_X1,           // rolling plate start: position x1 on the + sheet
+  P_G_EFF,        // effective gravity of a rolling ball, the paper's g (= g / (1 + gamma^2))
   kParamCount
 };
 

@@ -1,0 +1,310 @@
+// The exact segment propagator shared by the two "stadium" nonholonomic billiards:
+//   roll3:strip  (Section 4.1, Figures 10-11): a 3D ball rolling on a vertical strip;
+//   roll4:planes (Section 5.4, Theorem 13, Figures 15-17): a 4D ball rolling on the region
+//                between two vertical planes (Proposition 12 with kappa = 0).
+// In both, the cross-section of N_r is a stadium: two flat parts of length L joined by two
+// half-circles of radius r; the centre runs around it at the constant speed |v1| (v1' = 0),
+// and every other velocity/spin pair is a "rotating block" X = (a, b) with height z:
+//     a' = -w b - G,   b' = w a,   z' = a,       w = w_arc on the half-circles, 0 on the flats,
+// i.e. X' = w J X - G e1 with J = [[0, -1], [1, 0]] (Section 4.1: X(t) = I(t)^-1 X(0) -
+// I(t)^-1 int I G; Section 5.4: (v2, S12) with G = 0 and (v3, S13) with gravity). On a segment
+// w is constant and the solution is exact: X(t) = X* + R(w t)(X(0) - X*), X* = (0, -G/w), which
+// we write with theta = w t in sinc form so that w -> 0 (flat parts, eta = 0) is the free
+// fall without cancellation:
+//     a(t) = c a - s b - G t sinc(theta),   b(t) = s a + c b - G t sin(theta/2) sinc(theta/2),
+//     z(t) = z + t a sinc(theta) - t b sin(theta/2) sinc(theta/2) - (G t^2 / 2) sinc(theta/2)^2.
+// No time stepping: a trajectory is a sequence of such segment maps, the extrema of z inside a
+// segment are found in closed form (zeros of a(t): the parabola vertex on flats, tan(w t) =
+// a w / (b w + G) on half-circles), and the run stops at t_max or after max_events completed
+// half-circle (rim) passages.
+//
+// Stadium layout (arc length sigma, 0 <= sigma < 2 L + 2 pi r; "+ sheet" = the flat part on
+// the positive side of the extra coordinate, x4 = +r for roll4:planes, x3 = +r for roll3:strip):
+//   segment 0: flat, + sheet, from x1 = +L/2 (sigma = 0) to x1 = -L/2; tangent X1 = -e1
+//   segment 1: half-circle around the edge x1 = -L/2, from the + sheet to the - sheet
+//   segment 2: flat, - sheet, from x1 = -L/2 to x1 = +L/2; tangent X1 = +e1
+//   segment 3: half-circle around the edge x1 = +L/2, back to the + sheet
+// X1 is the unit tangent of the stadium in the direction of increasing sigma; v1 = v . X1 > 0
+// runs 0 -> 1 -> 2 -> 3 (on the + sheet towards the plane x1 = -L/2 first, as in Figure 16:
+// "rolling from the right to the left vertical plate"), v1 < 0 the other way.
+#pragma once
+#include <cstdint>
+
+#include "skipstone/result.hpp"
+#include "skipstone/scan_point.hpp"
+#include "skipstone/vec.hpp"
+
+namespace skipstone {
+
+// sin(x)/x, accurate through x = 0.
+SKIPSTONE_HD SKIPSTONE_INLINE double sinc(double x) {
+  if (fabs(x) < 1e-4) {
+    const double x2 = x * x;
+    return 1.0 - x2 / 6.0 + x2 * x2 / 120.0;
+  }
+  return sin(x) / x;
+}
+
+// One rotating block: a (a velocity), b (its spin partner), z (the position a integrates).
+struct RotatingBlock {
+  double a, b, z;
+};
+
+// The exact map of a block over time t at constant rotation rate w under the constant
+// acceleration -G on a:  a' = c a - s b - ga,  b' = s a + c b - gb,  z' = z + ta a - tb b - gz.
+struct BlockMap {
+  double c, s, ta, tb, ga, gb, gz;
+};
+
+SKIPSTONE_HD SKIPSTONE_INLINE BlockMap block_map(double w, double G, double t) {
+  BlockMap m;
+  if (w == 0.0) {
+    m.c = 1.0;
+    m.s = 0.0;
+    m.ta = t;
+    m.tb = 0.0;
+    m.ga = G * t;
+    m.gb = 0.0;
+    m.gz = 0.5 * G * t * t;
+    return m;
+  }
+  const double th = w * t;
+  const double s1 = sinc(th);
+  const double sh = sin(0.5 * th), h = sinc(0.5 * th);
+  m.c = cos(th);
+  m.s = sin(th);
+  m.ta = t * s1;
+  m.tb = t * sh * h;  // t (1 - cos theta) / theta
+  m.ga = G * m.ta;
+  m.gb = G * m.tb;
+  m.gz = 0.5 * G * t * t * h * h;  // G t^2 (1 - cos theta) / theta^2
+  return m;
+}
+
+SKIPSTONE_HD SKIPSTONE_INLINE RotatingBlock apply_block(const BlockMap& m, const RotatingBlock& x) {
+  return {m.c * x.a - m.s * x.b - m.ga, m.s * x.a + m.c * x.b - m.gb, x.z + m.ta * x.a - m.tb * x.b - m.gz};
+}
+
+// The same map for a block without forcing (G = 0), whatever G the map was built with.
+SKIPSTONE_HD SKIPSTONE_INLINE RotatingBlock apply_block_free(const BlockMap& m, const RotatingBlock& x) {
+  return {m.c * x.a - m.s * x.b, m.s * x.a + m.c * x.b, x.z + m.ta * x.a - m.tb * x.b};
+}
+
+// Extrema of z strictly inside (0, t): the zeros of a(tau). Flats (w = 0): the parabola vertex
+// tau = a/G. Rotation: a(tau) = cos(w tau) Ya - sin(w tau) Yb with Y = (a, b + G/w), zero where
+// tan(w tau) = a w / (b w + G) (written without G/w, so a tiny w needs no special case).
+// Valid for |w t| up to a few pi (a half-circle turns the block by pi eta < pi).
+SKIPSTONE_HD SKIPSTONE_INLINE void block_extrema(const RotatingBlock& x, double w, double G, double t, double& z_min,
+                                                 double& z_max) {
+  if (w == 0.0) {
+    if (G == 0.0) return;
+    const double tv = x.a / G;
+    if (tv > 0.0 && tv < t) {
+      const double zv = x.z + 0.5 * x.a * tv;
+      z_min = zv < z_min ? zv : z_min;
+      z_max = zv > z_max ? zv : z_max;
+    }
+    return;
+  }
+  const double th0 = atan2(x.a * w, x.b * w + G);
+  const double big = w * t;
+  const double lo = big < 0.0 ? big : 0.0, hi = big < 0.0 ? 0.0 : big;
+  double k = ceil((lo - th0) / kPi);
+  for (int i = 0; i < 8; ++i, k += 1.0) {
+    const double th = th0 + k * kPi;
+    if (!(th < hi)) break;
+    if (!(th > lo)) continue;
+    const double tau = th / w;
+    if (!(tau > 0.0 && tau < t)) continue;
+    const double zv = apply_block(block_map(w, G, tau), x).z;
+    z_min = zv < z_min ? zv : z_min;
+    z_max = zv > z_max ? zv : z_max;
+  }
+}
+
+// Stadium geometry (layout in the header comment).
+struct Stadium {
+  double L, r;
+  SKIPSTONE_HD double length(int seg) const { return (seg & 1) ? kPi * r : L; }
+  SKIPSTONE_HD double start(int seg) const {
+    switch (seg) {
+      case 0: return 0.0;
+      case 1: return L;
+      case 2: return L + kPi * r;
+      default: return 2.0 * L + kPi * r;
+    }
+  }
+  SKIPSTONE_HD double perimeter() const { return 2.0 * L + 2.0 * kPi * r; }
+  // Ambient (x1, x_extra) of the point at position pos inside segment seg.
+  SKIPSTONE_HD Vec2 point(int seg, double pos) const {
+    const double half = 0.5 * L;
+    const double phi = r > 0.0 ? pos / r : 0.0;  // angle from the + sheet (segment 1) or - sheet (3)
+    switch (seg) {
+      case 0: return {half - pos, r};
+      case 1: return {-half - r * sin(phi), r * cos(phi)};
+      case 2: return {-half + pos, -r};
+      default: return {half + r * sin(phi), -r * cos(phi)};
+    }
+  }
+};
+
+// Everything a stadium run needs; blocks in the model's own variables (see the model headers).
+struct StadiumSetup {
+  Stadium st;
+  double v1;       // signed speed along the stadium, nonzero
+  double w_arc;    // rotation rate of every block on the half-circles
+  double G;        // effective gravity on the height block h
+  int seg;         // start: segment and position inside it
+  double pos;
+  RotatingBlock h;  // height block (z is the height)
+  RotatingBlock q;  // second, gravity-free block (roll4:planes); all zero otherwise
+  double s_const;   // a constant spin counted in the energy (roll4:planes: S23)
+};
+
+struct StadiumStop {
+  double t_max;             // INFINITY when only max_events stops the run
+  std::uint64_t max_events; // completed half-circle passages
+  double energy_tolerance;
+  double bounded_depth;
+};
+
+SKIPSTONE_HD SKIPSTONE_INLINE StadiumStop stadium_stop(const ScanSpec& spec) {
+  return {spec.t_max, spec.max_events, spec.energy_tolerance, spec.bounded_depth};
+}
+
+// Effective gravity of a rolling ball (MODELS.md, "Gravity in the rolling models"; Eq. (11)):
+// the physical g accelerates a rolling ball by g / (1 + gamma^2); a config gives either g or
+// the paper's effective value g_effective directly (validation admits at most one nonzero).
+SKIPSTONE_HD SKIPSTONE_INLINE double rolling_gravity(const ScanPoint& pt, double gamma) {
+  return pt.p[P_G] / (1.0 + gamma * gamma) + pt.p[P_G_EFF];
+}
+
+// Height observables (MODELS.md section 4): extremes (segment ends and interior extrema),
+// least-squares drift of z against t at segment ends, the energy defect.
+struct StadiumObservers {
+  double z0, z_min, z_max;
+  double n, st, sz, stt, stz;
+  SKIPSTONE_HD void sample(double t, double z) {
+    const double dz = z - z0;
+    n += 1.0;
+    st += t;
+    sz += dz;
+    stt += t * t;
+    stz += t * dz;
+    z_min = z < z_min ? z : z_min;
+    z_max = z > z_max ? z : z_max;
+  }
+};
+
+// Twice the kinetic energy, v1^2 + |h|^2 (+ |q|^2) + s_const^2.
+template <bool kSecondBlock>
+SKIPSTONE_HD SKIPSTONE_INLINE double stadium_kinetic2(const StadiumSetup& s) {
+  double k = s.v1 * s.v1 + s.s_const * s.s_const + s.h.a * s.h.a + s.h.b * s.h.b;
+  if (kSecondBlock) k += s.q.a * s.q.a + s.q.b * s.q.b;
+  return k;
+}
+
+// Every segment map is exact, but a rim passage repeats the same rounded rotation (c^2 + s^2 =
+// 1 + O(eps)) and would make |X| drift linearly over many passages (1e-11 after 1e5). Every
+// kStadiumRescalePeriod rim passages the blocks are rescaled onto their exact invariants,
+// |q|^2 = |q0|^2 and |h|^2 + 2 G z = |h0|^2 + 2 G z0 (as the no-slip code does at impacts); the
+// energy error is measured before the rescaling.
+constexpr std::uint64_t kStadiumRescalePeriod = 8;
+
+template <bool kSecondBlock>
+SKIPSTONE_HD SKIPSTONE_INLINE void stadium_rescale(StadiumSetup& s, double h2_0, double q2_0, double z0) {
+  const double h2 = s.h.a * s.h.a + s.h.b * s.h.b;
+  const double h2_target = h2_0 - 2.0 * s.G * (s.h.z - z0);
+  if (fabs(h2 - h2_target) < 1e-8 * h2_target) {  // round-off sized corrections only
+    const double f = 1.0 - 0.5 * (h2 - h2_target) / h2_target;  // sqrt(target / h2) to first order
+    s.h.a *= f;
+    s.h.b *= f;
+  }
+  const double q2 = s.q.a * s.q.a + s.q.b * s.q.b;
+  if (kSecondBlock && fabs(q2 - q2_0) < 1e-8 * q2_0) {
+    const double f = 1.0 - 0.5 * (q2 - q2_0) / q2_0;
+    s.q.a *= f;
+    s.q.b *= f;
+  }
+}
+
+// The run: Emit::emit(sink, t, sigma, setup-with-current-state) reports the start, every
+// segment end and the final state. kSecondBlock: propagate q as well.
+template <class Emit, bool kSecondBlock, class Sink>
+SKIPSTONE_HD TrajectoryResult run_stadium(StadiumSetup s, const StadiumStop& stop, Sink& sink) {
+  TrajectoryResult res = empty_result();
+  const double speed = fabs(s.v1);
+  const bool forward = s.v1 > 0.0;
+  const double t_flat = s.st.L / speed, t_arc = kPi * s.st.r / speed;
+  const BlockMap flat = block_map(0.0, s.G, t_flat);
+  const BlockMap arc = block_map(s.w_arc, s.G, t_arc);
+  const double k0 = stadium_kinetic2<kSecondBlock>(s);
+  const double h2_0 = s.h.a * s.h.a + s.h.b * s.h.b, q2_0 = s.q.a * s.q.a + s.q.b * s.q.b;
+  StadiumObservers ob;
+  ob.z0 = ob.z_min = ob.z_max = s.h.z;
+  ob.n = ob.st = ob.sz = ob.stt = ob.stz = 0.0;
+  ob.sample(0.0, s.h.z);
+  double max_err = 0.0;
+  double t = 0.0;
+  std::uint64_t events = 0;
+  Status status = Status::finished;
+  Emit::emit(sink, t, s.st.start(s.seg) + s.pos, s);
+  while (events < stop.max_events && t < stop.t_max) {
+    const bool on_arc = (s.seg & 1) != 0;
+    const double len = s.st.length(s.seg);
+    const double ahead = forward ? len - s.pos : s.pos;
+    const bool whole = forward ? s.pos == 0.0 : s.pos == len;
+    double dt = ahead / speed;
+    bool reach_end = true;
+    if (t + dt > stop.t_max) {
+      dt = stop.t_max - t;
+      reach_end = false;
+    }
+    const double w = on_arc ? s.w_arc : 0.0;
+    const BlockMap m = (reach_end && whole) ? (on_arc ? arc : flat) : block_map(w, s.G, dt);
+    block_extrema(s.h, w, s.G, dt, ob.z_min, ob.z_max);
+    s.h = apply_block(m, s.h);
+    if (kSecondBlock) s.q = apply_block_free(m, s.q);
+    if (reach_end) {
+      t += dt;
+      if (on_arc) ++events;
+      s.seg = forward ? (s.seg + 1) & 3 : (s.seg + 3) & 3;
+      s.pos = forward ? 0.0 : s.st.length(s.seg);
+    } else {
+      t = stop.t_max;
+      s.pos += forward ? speed * dt : -speed * dt;
+      s.pos = s.pos < 0.0 ? 0.0 : (s.pos > len ? len : s.pos);
+    }
+    ob.sample(t, s.h.z);
+    // E = K + G z is conserved: compare the kinetic energy with K0 - 2 G (z - z0), relative to
+    // the larger of the kinetic energies now and at the start (as the no-slip code does).
+    const double k = stadium_kinetic2<kSecondBlock>(s);
+    const double target = k0 - 2.0 * s.G * (s.h.z - ob.z0);
+    const double scale = k > k0 ? k : k0;
+    const double err = fabs(k - target) / scale;
+    max_err = err > max_err ? err : max_err;
+    if (reach_end && on_arc && (events % kStadiumRescalePeriod) == 0) stadium_rescale<kSecondBlock>(s, h2_0, q2_0, ob.z0);
+    Emit::emit(sink, t, s.st.start(s.seg) + s.pos, s);
+    if (!(isfinite(t) && isfinite(k) && isfinite(s.h.z) && isfinite(s.q.z))) {
+      status = Status::non_finite;
+      break;
+    }
+    if (err > stop.energy_tolerance) {
+      status = Status::energy_drift;
+      break;
+    }
+  }
+  res.status = status;
+  res.events = events;
+  res.t_end = t;
+  res.energy_error = max_err;
+  res.z_min = ob.z_min;
+  res.z_max = ob.z_max;
+  res.z_final = s.h.z;
+  const double den = ob.n * ob.stt - ob.st * ob.st;
+  res.z_drift = (ob.n >= 2.0 && den > 0.0) ? (ob.n * ob.stz - ob.st * ob.sz) / den : NAN;
+  res.bounded = ob.z_min >= ob.z0 - stop.bounded_depth ? 1.0 : 0.0;
+  return res;
+}
+
+}  // namespace skipstone
