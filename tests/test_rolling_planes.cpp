@@ -328,9 +328,9 @@ TEST(RollPlanes, PhysicalAndEffectiveGravityAgree) {
   EXPECT_NEAR(ra.z_final, rb.z_final, 1e-12);
   EXPECT_NEAR(ra.z_min, rb.z_min, 1e-12);
   const RunConfig rc = testing::config_from(a);
-  EXPECT_NEAR(rc.resolved["gravity"]["g_effective"].get<double>(), 4.1 / (1.0 + gamma * gamma), 1e-15);
-  EXPECT_EQ(rc.resolved["gravity"]["g"].get<double>(), 4.1);
-  EXPECT_EQ(rc.resolved["gravity"]["given"], "g");
+  EXPECT_NEAR(rc.gravity["g_effective"].get<double>(), 4.1 / (1.0 + gamma * gamma), 1e-15);
+  EXPECT_EQ(rc.gravity["g"].get<double>(), 4.1);
+  EXPECT_EQ(rc.gravity["given"], "g");
   EXPECT_FALSE(rc.resolved["parameters"].contains("g_effective"));
   // gravity twice and v1 = 0 are rejected; a start off the plate is masked
   json both = a;
