@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "skipstone/collision.hpp"
+#include "skipstone/height_stats.hpp"
 #include "skipstone/result.hpp"
 #include "skipstone/tables/hit.hpp"
 
@@ -64,8 +65,7 @@ struct NoSlipStart {
 
 template <class V>
 struct NoSlipObservers {
-  double z0, z_min, z_max;
-  double n, st, sz, stt, stz;  // least-squares sums of (t, z - z0) at events
+  HeightStats h;  // sampled at events
   double e0, max_err;
   bool have_chord;
   V chord_start;
@@ -73,17 +73,6 @@ struct NoSlipObservers {
   double rho_sum[2], rho_n[2];
   Vec3 axis;
   double lat_min, lat_max;
-
-  SKIPSTONE_HD void sample_height(double t, double z) {
-    const double dz = z - z0;
-    n += 1.0;
-    st += t;
-    sz += dz;
-    stt += t * t;
-    stz += t * dz;
-    z_min = z < z_min ? z : z_min;
-    z_max = z > z_max ? z : z_max;
-  }
 };
 
 // One trajectory as a resumable stepper: step() processes one collision and the flight after
@@ -120,9 +109,7 @@ struct NoSlipStepper {
     pending = s0.collide_first;
     active = true;
     status = Status::finished;
-    ob.z0 = ob.z_min = ob.z_max = height(x);
-    ob.n = ob.st = ob.sz = ob.stt = ob.stz = 0.0;
-    ob.sample_height(0.0, height(x));
+    ob.h.start(height(x));
     ob.e0 = 0.5 * (dot(st.u, st.u) + spin_sq(st));  // kinetic energy; potential counted from z0
     ob.max_err = 0.0;
     ob.have_chord = s0.part >= 0;
@@ -150,7 +137,7 @@ struct NoSlipStepper {
       // compared with it (energy_error: the largest relative defect seen), and the state after
       // the map is rescaled onto it every kRescalePeriod impacts. Without this, orbits that are
       // (nearly) periodic repeat the same rounding every period and the energy drifts linearly.
-      const double k_target = kGravity ? 2.0 * (ob.e0 - g * (height(x) - ob.z0)) : 2.0 * ob.e0;
+      const double k_target = kGravity ? 2.0 * (ob.e0 - g * (height(x) - ob.h.z0)) : 2.0 * ob.e0;
       const double k_before = dot(st.u, st.u) + spin_sq(st);
       st = noslip_collide(st, nu, k);
       ++events;
@@ -161,7 +148,7 @@ struct NoSlipStepper {
       const double scale = k_target > 2.0 * ob.e0 ? k_target : 2.0 * ob.e0;
       const double err = fabs(k_before - k_target) / scale;
       ob.max_err = err > ob.max_err ? err : ob.max_err;
-      ob.sample_height(t, height(x));
+      ob.h.sample(t, height(x));
       if (opt.caustics) {
         if (ob.have_chord) {
           const Vec2 a = planar(ob.chord_start), d = planar(x) - a;
@@ -201,8 +188,7 @@ struct NoSlipStepper {
       const double tv = v_up / g;
       if (tv > 0.0 && tv < dt) {
         const double zv = height(x) + 0.5 * v_up * tv;
-        ob.z_min = zv < ob.z_min ? zv : ob.z_min;
-        ob.z_max = zv > ob.z_max ? zv : ob.z_max;
+        ob.h.extremum(zv);
       }
       x = flight_position(x, st.u, acc, dt);
       st.u = st.u + dt * acc;
@@ -211,7 +197,7 @@ struct NoSlipStepper {
     }
     t = to_end ? opt.t_max : t + dt;
     if (to_end) {
-      ob.sample_height(t, height(x));
+      ob.h.sample(t, height(x));
       sink.on_event(t, x, st, V{});
       return finish(Status::finished);
     }
@@ -237,12 +223,11 @@ struct NoSlipStepper {
     res.events = events;
     res.t_end = t;
     res.energy_error = ob.max_err;
-    res.z_min = ob.z_min;
-    res.z_max = ob.z_max;
+    res.z_min = ob.h.z_min;
+    res.z_max = ob.h.z_max;
     res.z_final = height(x);
-    const double den = ob.n * ob.stt - ob.st * ob.st;
-    res.z_drift = (ob.n >= 2.0 && den > 0.0) ? (ob.n * ob.stz - ob.st * ob.sz) / den : NAN;
-    res.bounded = ob.z_min >= ob.z0 - opt.bounded_depth ? 1.0 : 0.0;
+    res.z_drift = ob.h.drift();
+    res.bounded = ob.h.bounded(opt.bounded_depth);
     if (opt.caustics) {
       res.rho_even = ob.rho_n[0] > 0.0 ? ob.rho_sum[0] / ob.rho_n[0] : NAN;
       res.rho_odd = ob.rho_n[1] > 0.0 ? ob.rho_sum[1] / ob.rho_n[1] : NAN;

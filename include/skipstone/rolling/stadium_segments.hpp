@@ -30,6 +30,7 @@
 #pragma once
 #include <cstdint>
 
+#include "skipstone/height_stats.hpp"
 #include "skipstone/result.hpp"
 #include "skipstone/scan_point.hpp"
 #include "skipstone/vec.hpp"
@@ -179,23 +180,6 @@ SKIPSTONE_HD SKIPSTONE_INLINE double rolling_gravity(const ScanPoint& pt, double
   return pt.p[P_G] / (1.0 + gamma * gamma) + pt.p[P_G_EFF];
 }
 
-// Height observables (MODELS.md section 4): extremes (segment ends and interior extrema),
-// least-squares drift of z against t at segment ends, the energy defect.
-struct StadiumObservers {
-  double z0, z_min, z_max;
-  double n, st, sz, stt, stz;
-  SKIPSTONE_HD void sample(double t, double z) {
-    const double dz = z - z0;
-    n += 1.0;
-    st += t;
-    sz += dz;
-    stt += t * t;
-    stz += t * dz;
-    z_min = z < z_min ? z : z_min;
-    z_max = z > z_max ? z : z_max;
-  }
-};
-
 // Twice the kinetic energy, v1^2 + |h|^2 (+ |q|^2) + s_const^2.
 template <bool kSecondBlock>
 SKIPSTONE_HD SKIPSTONE_INLINE double stadium_kinetic2(const StadiumSetup& s) {
@@ -240,10 +224,8 @@ SKIPSTONE_HD TrajectoryResult run_stadium(StadiumSetup s, const StadiumStop& sto
   const BlockMap arc = block_map(s.w_arc, s.G, t_arc);
   const double k0 = stadium_kinetic2<kSecondBlock>(s);
   const double h2_0 = s.h.a * s.h.a + s.h.b * s.h.b, q2_0 = s.q.a * s.q.a + s.q.b * s.q.b;
-  StadiumObservers ob;
-  ob.z0 = ob.z_min = ob.z_max = s.h.z;
-  ob.n = ob.st = ob.sz = ob.stt = ob.stz = 0.0;
-  ob.sample(0.0, s.h.z);
+  HeightStats ob;  // extremes at segment ends and interior extrema, drift at segment ends
+  ob.start(s.h.z);
   double max_err = 0.0;
   double t = 0.0;
   std::uint64_t events = 0;
@@ -301,9 +283,8 @@ SKIPSTONE_HD TrajectoryResult run_stadium(StadiumSetup s, const StadiumStop& sto
   res.z_min = ob.z_min;
   res.z_max = ob.z_max;
   res.z_final = s.h.z;
-  const double den = ob.n * ob.stt - ob.st * ob.st;
-  res.z_drift = (ob.n >= 2.0 && den > 0.0) ? (ob.n * ob.stz - ob.st * ob.sz) / den : NAN;
-  res.bounded = ob.z_min >= ob.z0 - stop.bounded_depth ? 1.0 : 0.0;
+  res.z_drift = ob.drift();
+  res.bounded = ob.bounded(stop.bounded_depth);
   return res;
 }
 
