@@ -28,12 +28,6 @@ SKIPSTONE_HD SKIPSTONE_INLINE NoSlipRunOptions noslip_options(const ScanSpec& sp
   return {spec.t_max, spec.max_events, spec.energy_tolerance, spec.bounded_depth, caustics, annulus, gamma_R};
 }
 
-SKIPSTONE_HD SKIPSTONE_INLINE TrajectoryResult masked_result() {
-  TrajectoryResult r = empty_result();
-  r.status = Status::masked;
-  return r;
-}
-
 // Unit vectors of an in-plane direction relative to the wall: nu inward, tau = J nu.
 SKIPSTONE_HD SKIPSTONE_INLINE Vec2 wall_direction(Vec2 nu, double angle, bool incoming) {
   const Vec2 tau = rot90(nu);

@@ -40,4 +40,11 @@ SKIPSTONE_HD SKIPSTONE_INLINE TrajectoryResult empty_result() {
   return r;
 }
 
+// The result of a trajectory whose initial condition lies outside the allowed set.
+SKIPSTONE_HD SKIPSTONE_INLINE TrajectoryResult masked_result() {
+  TrajectoryResult r = empty_result();
+  r.status = Status::masked;
+  return r;
+}
+
 }  // namespace skipstone

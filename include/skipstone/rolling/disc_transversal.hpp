@@ -188,11 +188,8 @@ SKIPSTONE_HD TrajectoryResult simulate_disc_transversal(const ScanSpec& spec, co
   const double speed = p[P_SPEED];
   const double v2 = p[P_V2], S12 = p[P_S12];
   const double v1sq = speed * speed - v2 * v2 - S12 * S12;
+  if (!(v1sq > 0.0)) return masked_result();
   TrajectoryResult res = empty_result();
-  if (!(v1sq > 0.0)) {
-    res.status = Status::masked;
-    return res;
-  }
   const double gamma = point_gamma(spec, pt);
   const DiscTransversalSystem sys{-1.0 / p[P_R], p[P_BALL_R], eta_from_gamma(gamma)};
   const RimPassage rp = integrate_rim_passage<kRimExtrapolationDepth>(sys, sqrt(v1sq), v2, S12, spec.t_max,

@@ -44,11 +44,7 @@ template <class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_roll4_planes(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
   const double* p = pt.p;
   const double L = p[P_L], r = p[P_BALL_R], v1 = p[P_V1];
-  if (!(v1 != 0.0) || !(fabs(p[P_X1]) <= 0.5 * L)) {
-    TrajectoryResult res = empty_result();
-    res.status = Status::masked;
-    return res;
-  }
+  if (plate_start_masked(p)) return masked_result();
   const double gamma = point_gamma(spec, pt);
   StadiumSetup s;
   s.st = Stadium{L, r};

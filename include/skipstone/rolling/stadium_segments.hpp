@@ -180,6 +180,11 @@ SKIPSTONE_HD SKIPSTONE_INLINE double rolling_gravity(const ScanPoint& pt, double
   return pt.p[P_G] / (1.0 + gamma * gamma) + pt.p[P_G_EFF];
 }
 
+// A plate start needs v1 != 0 (the ball must reach the rim) and |x1| <= L/2 (on the plate).
+SKIPSTONE_HD SKIPSTONE_INLINE bool plate_start_masked(const double* p) {
+  return !(p[P_V1] != 0.0) || !(fabs(p[P_X1]) <= 0.5 * p[P_L]);
+}
+
 // Twice the kinetic energy, v1^2 + |h|^2 (+ |q|^2) + s_const^2.
 template <bool kSecondBlock>
 SKIPSTONE_HD SKIPSTONE_INLINE double stadium_kinetic2(const StadiumSetup& s) {
