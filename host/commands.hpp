@@ -8,8 +8,10 @@ namespace skipstone {
 
 int run_command(const std::vector<std::string>& args, const std::string& command_line);
 int trace_command(const std::vector<std::string>& args);
+int merge_command(const std::vector<std::string>& args, const std::string& command_line);
 
 extern const char* const kRunHelp;
 extern const char* const kTraceHelp;
+extern const char* const kMergeHelp;
 
 }  // namespace skipstone

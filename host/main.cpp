@@ -21,6 +21,8 @@ const char* const kMainHelp =
     "\n"
     "commands:\n"
     "  run CONFIG.json --out DIR      run a scan; write NPY maps, PNG heat maps, meta.json\n"
+    "  run ... --shard I/N            run shard I of N only and write a partial result\n"
+    "  merge DIR... --out DIR         combine the shard results into the outputs of one run\n"
     "  trace CONFIG.json --out F.csv  write one trajectory's events as CSV\n"
     "  help COMMAND                   help for one command (also: COMMAND --help)\n"
     "\n"
@@ -45,10 +47,12 @@ int main(int argc, char** argv) {
   try {
     if (cmd == "run") return skipstone::run_command(rest, command_line);
     if (cmd == "trace") return skipstone::trace_command(rest);
+    if (cmd == "merge") return skipstone::merge_command(rest, command_line);
     if (cmd == "help") {
       const std::string what = rest.empty() ? "" : rest[0];
       if (what == "run") std::cout << skipstone::kRunHelp;
       else if (what == "trace") std::cout << skipstone::kTraceHelp;
+      else if (what == "merge") std::cout << skipstone::kMergeHelp;
       else std::cout << kMainHelp;
       return 0;
     }

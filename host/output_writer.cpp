@@ -1,16 +1,14 @@
 // Output folder layout and metadata of a run.
 #include "output_writer.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <ctime>
 #include <fstream>
 #include <stdexcept>
 
 #include "atomic_file.hpp"
+#include "iso_time.hpp"
 #include "npy_writer.hpp"
 #include "observables.hpp"
 #include "png_heatmap.hpp"
@@ -42,13 +40,6 @@ json moment_json(MomentForm form, double v) {
   return {{"gamma", gamma}, {"eta", eta_from_gamma(gamma)}, {"beta", beta_from_gamma(gamma)}};
 }
 
-std::string iso_time_now() {
-  const std::time_t t = std::time(nullptr);
-  char buf[64];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
-
 // Clamps a continuous map's colours to its [0.5 %, 99.5 %] quantiles, so that a few extreme
 // pixels (e.g. grazing entries with very long exit times) do not flatten the picture. The
 // .npy files keep the true values. Returns whether anything was clamped.
@@ -78,14 +69,6 @@ std::vector<std::string> status_names() {
 }
 
 }  // namespace
-
-void prepare_output_dir(const std::filesystem::path& dir) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw std::runtime_error("cannot create output folder " + dir.string() + ": " + ec.message());
-  if (access(dir.c_str(), W_OK) != 0)
-    throw std::runtime_error("output folder " + dir.string() + " is not writable");
-}
 
 json run_metadata(const RunConfig& rc, const ScanResult& res, const BackendChoice& backend,
                   const std::string& command_line) {

@@ -14,9 +14,6 @@
 
 namespace skipstone {
 
-// Throws std::runtime_error naming the folder when it cannot be created or written.
-void prepare_output_dir(const std::filesystem::path& dir);
-
 nlohmann::json run_metadata(const RunConfig& rc, const ScanResult& res, const BackendChoice& backend,
                             const std::string& command_line);
 

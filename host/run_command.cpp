@@ -1,14 +1,19 @@
-// `skipstone run CONFIG.json --out DIR`: validate, run the scan, write maps and metadata.
+// `skipstone run CONFIG.json --out DIR`: validate, run the scan (or one shard of it), write
+// maps and metadata (or the shard's partial result).
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include "atomic_file.hpp"
 #include "backend.hpp"
 #include "cli_args.hpp"
 #include "commands.hpp"
 #include "config.hpp"
+#include "output_location.hpp"
 #include "output_writer.hpp"
+#include "partial_output.hpp"
 #include "scan_runner.hpp"
+#include "shard.hpp"
 
 namespace skipstone {
 
@@ -24,6 +29,8 @@ const char* const kRunHelp =
     "  --backend NAME     auto (default: CUDA when a device is present), cpu or cuda\n"
     "  --threads N        CPU threads (default: all cores)\n"
     "  --chunk N          trajectories per chunk (default: from free device memory)\n"
+    "  --shard I/N        run only shard I of N (0 <= I < N: whole blocks of 4096 trajectories)\n"
+    "                     and write a partial result to DIR; combine with skipstone merge\n"
     "  --quiet            no progress on stderr\n";
 
 namespace {
@@ -44,7 +51,7 @@ int parse_positive_int(const ParsedArgs& a, const std::string& key, long long fa
 }  // namespace
 
 int run_command(const std::vector<std::string>& args, const std::string& command_line) {
-  const ParsedArgs a = parse_args(args, {"--out", "--backend", "--threads", "--chunk"}, {"--quiet", "--help"});
+  const ParsedArgs a = parse_args(args, {"--out", "--backend", "--threads", "--chunk", "--shard"}, {"--quiet", "--help"});
   if (a.flags.count("--help")) {
     std::cout << kRunHelp;
     return 0;
@@ -55,6 +62,8 @@ int run_command(const std::vector<std::string>& args, const std::string& command
   const bool quiet = a.flags.count("--quiet") > 0;
   const int threads = parse_positive_int(a, "--threads", 0);
   const std::uint64_t chunk = static_cast<std::uint64_t>(parse_positive_int(a, "--chunk", 0));
+  const std::optional<Shard> shard =
+      a.values.count("--shard") ? std::optional<Shard>(parse_shard(a.values.at("--shard"))) : std::nullopt;
 
   const RunConfig rc = load_config_file(a.positional[0]);  // ConfigError -> exit 2 in main
   BackendChoice backend;
@@ -63,9 +72,22 @@ int run_command(const std::vector<std::string>& args, const std::string& command
   } catch (const std::exception& e) {
     throw UsageError(e.what());
   }
-  prepare_output_dir(dir);
+  ScanOptions options;
+  options.chunk_override = chunk;
+  options.quiet = quiet;
+  if (shard) options.range = shard_range(rc.spec.count, *shard);
+  prepare_output_dir(dir, shard ? estimated_partial_bytes(rc, options.range->size()) : estimated_output_bytes(rc));
   if (!quiet) std::cerr << "skipstone run: " << rc.system.name << ", " << rc.spec.count << " trajectories on " << backend.description << "\n";
-  const ScanResult res = run_scan(rc, backend, chunk, quiet);
+  RangeResult range = run_scan_range(rc, backend, options);
+  const std::uint64_t chunk_size = scan_chunk_size(rc, backend, chunk);
+  if (shard) {
+    write_partial(dir, rc, range, partial_metadata(rc, range, *shard, backend, chunk_size, command_line));
+    std::cout << "wrote shard " << shard->index << "/" << shard->count << " (trajectories " << range.range.first << " to "
+              << range.range.end << " of " << rc.spec.count << ") to " << dir.string()
+              << "/; combine the shards with skipstone merge\n";
+    return 0;
+  }
+  const ScanResult res = scan_result(std::move(range), chunk_size);
   const nlohmann::json meta = run_metadata(rc, res, backend, command_line);
   write_outputs(dir, rc, res, meta);
 

@@ -1,66 +1,68 @@
-// Chunked execution of a scan and streaming reduction into maps and statistics.
+// Chunked execution of a scan or a range of it, with optional checkpointing.
 #include "scan_runner.hpp"
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
+#include <stdexcept>
 
-#include "observables.hpp"
 #include "progress.hpp"
 
 namespace skipstone {
 
-ScanResult run_scan(const RunConfig& rc, const BackendChoice& backend, std::uint64_t chunk_override, bool quiet) {
-  const ScanSpec& spec = rc.spec;
-  const std::uint64_t total = spec.count;
-  ScanResult out;
+std::uint64_t scan_chunk_size(const RunConfig& rc, const BackendChoice& backend, std::uint64_t chunk_override) {
   std::uint64_t chunk = chunk_override ? chunk_override : (rc.chunk_size ? rc.chunk_size : default_chunk_size(backend.backend));
   chunk = std::max<std::uint64_t>(kStatsBlock, (chunk + kStatsBlock - 1) / kStatsBlock * kStatsBlock);
-  chunk = std::min<std::uint64_t>(chunk, (total + kStatsBlock - 1) / kStatsBlock * kStatsBlock);
-  out.chunk_size = chunk;
+  return std::min<std::uint64_t>(chunk, (rc.spec.count + kStatsBlock - 1) / kStatsBlock * kStatsBlock);
+}
 
-  std::vector<const ObservableInfo*> infos;
-  for (const auto& name : rc.observables) {
-    const ObservableInfo& info = observable_info(name);
-    infos.push_back(&info);
-    out.maps[name].assign(info.type == ObservableType::vector3 ? 3 * total : total, NAN);
-  }
+RangeResult run_scan_range(const RunConfig& rc, const BackendChoice& backend, const ScanOptions& options) {
+  const TrajectoryRange range = options.range.value_or(TrajectoryRange{0, rc.spec.count});
+  if (range.first % kStatsBlock != 0 || range.end > rc.spec.count || range.first > range.end)
+    throw std::logic_error("run_scan_range: range is not a run of whole statistics blocks of the scan");
+  const std::uint64_t chunk = scan_chunk_size(rc, backend, options.chunk_override);
 
-  std::vector<TrajectoryResult> buf(static_cast<std::size_t>(std::min(chunk, total)));
-  Progress progress("run", total, quiet);
-  const auto t0 = std::chrono::steady_clock::now();
-  for (std::uint64_t first = 0; first < total; first += chunk) {
-    const std::uint64_t n = std::min(chunk, total - first);
-    run_chunk(backend.backend, spec, first, n, buf.data());
-    for (std::uint64_t i = 0; i < n; ++i) {
-      out.status_counts[static_cast<int>(buf[i].status)]++;
-      out.total_events += buf[i].events;
+  std::vector<RangeResult> finished;
+  RangeResult acc = empty_range_result(rc, range.first);
+  for (auto& [name, v] : acc.values) v.reserve(values_per_trajectory(name) * range.size());
+
+  std::vector<TrajectoryResult> buf(static_cast<std::size_t>(std::min(chunk, range.size())));
+  Progress progress("run", range.size(), options.quiet);
+  std::size_t next_finished = 0;
+  while (acc.range.end < range.end) {
+    const std::uint64_t first = acc.range.end;
+    if (next_finished < finished.size() && finished[next_finished].range.first == first) {
+      append_range(acc, std::move(finished[next_finished++]));
+    } else {
+      const std::uint64_t stop = next_finished < finished.size() ? finished[next_finished].range.first : range.end;
+      const std::uint64_t n = std::min(chunk, stop - first);
+      const auto t0 = std::chrono::steady_clock::now();
+      run_chunk(backend.backend, rc.spec, first, n, buf.data());
+      RangeResult part = reduce_chunk(rc, first, buf.data(), n);
+      part.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      append_range(acc, std::move(part));
     }
-    for (const ObservableInfo* info : infos) {
-      std::vector<double>& map = out.maps[info->name];
-      if (info->type == ObservableType::vector3) {
-        for (std::uint64_t i = 0; i < n; ++i)
-          for (int k = 0; k < 3; ++k)
-            map[3 * (first + i) + k] = status_is_ok(buf[i].status) ? buf[i].annulus_axis[k] : NAN;
-        continue;
-      }
-      RunningStats& total_stats = out.stats[info->name];
-      for (std::uint64_t b = 0; b < n; b += kStatsBlock) {
-        RunningStats block;
-        const std::uint64_t e = std::min(n, b + kStatsBlock);
-        for (std::uint64_t i = b; i < e; ++i) {
-          const double v = info->value(buf[i]);
-          map[first + i] = v;
-          if (status_is_ok(buf[i].status) && std::isfinite(v)) block.add(v);
-        }
-        total_stats.merge(block);
-      }
-    }
-    progress.update(first + n);
+    progress.update(acc.range.end - range.first);
   }
   progress.finish();
-  out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return acc;
+}
+
+ScanResult scan_result(RangeResult&& whole, std::uint64_t chunk_size) {
+  ScanResult out;
+  out.stats = merged_stats(whole);
+  out.maps = std::move(whole.values);
+  out.status_counts = whole.status_counts;
+  out.total_events = whole.total_events;
+  out.chunk_size = chunk_size;
+  out.wall_seconds = whole.wall_seconds;
   return out;
+}
+
+ScanResult run_scan(const RunConfig& rc, const BackendChoice& backend, std::uint64_t chunk_override, bool quiet) {
+  ScanOptions options;
+  options.chunk_override = chunk_override;
+  options.quiet = quiet;
+  return scan_result(run_scan_range(rc, backend, options), scan_chunk_size(rc, backend, chunk_override));
 }
 
 }  // namespace skipstone

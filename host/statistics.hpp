@@ -1,6 +1,7 @@
 // Mergeable summary statistics of one observable over the trajectories of a scan: count,
-// mean and variance (Chan et al. pairwise update), min and max. Chunks are reduced separately
-// and merged in chunk order, so results do not depend on the chunking.
+// mean and variance (Chan et al. pairwise update), min and max. Every block of kStatsBlock
+// trajectories is reduced separately and the blocks are merged in index order, so results do
+// not depend on the chunking, the sharding or a resume.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -9,6 +10,9 @@
 #include <nlohmann/json.hpp>
 
 namespace skipstone {
+
+// Trajectories per statistics block; chunks, shards and checkpoints are whole blocks.
+constexpr std::uint64_t kStatsBlock = 4096;
 
 struct RunningStats {
   std::uint64_t count = 0;

@@ -22,111 +22,18 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli_support.hpp"
 #include "npy_writer.hpp"
-
-namespace fs = std::filesystem;
-using nlohmann::json;
 
 namespace {
 
-// ---------------------------------------------------------------- helpers
-
-std::string shell_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) {
-    if (c == '\'') q += "'\\''";
-    else q += c;
-  }
-  return q + "'";
-}
-
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-void write_text(const fs::path& p, const std::string& text) {
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out << text;
-  ASSERT_TRUE(out.good()) << "cannot write " << p;
-}
-
-std::set<std::string> file_names(const fs::path& dir) {
-  std::set<std::string> names;
-  for (const auto& e : fs::directory_iterator(dir)) names.insert(e.path().filename().string());
-  return names;
-}
-
-struct CliResult {
-  int rc = -1;  // exit status; -1 when the child did not exit normally
-  std::string out, err;
-};
+using namespace skipstone::testing;
+namespace fs = std::filesystem;
+using nlohmann::json;
 
 // Status names in the order of their codes in status.npy (README "Observables and status").
 const std::vector<std::string> kStatusNames = {"finished",   "exited",       "escaped",            "corner",
                                                "non_finite", "energy_drift", "integrator_failure", "masked"};
-
-// A fresh temporary folder per test; every child process's stdout/stderr is captured there.
-class CliTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    static std::atomic<unsigned> counter{0};
-    std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    for (char& c : name)
-      if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-    dir_ = fs::temp_directory_path() / ("skipstone_test_cli." + std::to_string(::getpid()) + "." +
-                                        std::to_string(counter.fetch_add(1)) + "." + name);
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-
-  // Runs `skipstone ARGS` (ARGS already shell-quoted where needed).
-  CliResult skipstone(const std::string& args) {
-    const unsigned id = calls_++;
-    const fs::path out = dir_ / ("stdout." + std::to_string(id) + ".txt");
-    const fs::path err = dir_ / ("stderr." + std::to_string(id) + ".txt");
-    const std::string cmd = shell_quote(SKIPSTONE_BINARY) + (args.empty() ? "" : " " + args) + " >" +
-                            shell_quote(out.string()) + " 2>" + shell_quote(err.string()) + " </dev/null";
-    const int st = std::system(cmd.c_str());
-    CliResult r;
-    r.rc = (st != -1 && WIFEXITED(st)) ? WEXITSTATUS(st) : -1;
-    r.out = read_text(out);
-    r.err = read_text(err);
-    std::error_code ec;
-    fs::remove(out, ec);
-    fs::remove(err, ec);
-    return r;
-  }
-
-  fs::path write_config(const std::string& name, const std::string& text) {
-    const fs::path p = dir_ / name;
-    write_text(p, text);
-    return p;
-  }
-
-  // `skipstone run CONFIG --out DIR --quiet EXTRA`
-  CliResult run(const fs::path& config, const fs::path& out, const std::string& extra = "") {
-    return skipstone("run " + shell_quote(config.string()) + " --out " + shell_quote(out.string()) + " --quiet" +
-                     (extra.empty() ? "" : " " + extra));
-  }
-
-  fs::path dir_;
-  unsigned calls_ = 0;
-};
-
-std::string describe(const CliResult& r) {
-  return "exit " + std::to_string(r.rc) + "\n--- stdout:\n" + r.out + "\n--- stderr:\n" + r.err;
-}
-
-json read_json(const fs::path& p) {
-  std::ifstream in(p);
-  if (!in) throw std::runtime_error("cannot open " + p.string());
-  return json::parse(in);
-}
 
 std::string expected_descr(const std::string& observable) {
   if (observable == "status" || observable == "exit_side") return "|i1";

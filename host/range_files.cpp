@@ -1,0 +1,115 @@
+// Writing and reading range results as NPY arrays plus range.json.
+#include "range_files.hpp"
+
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+
+#include "atomic_file.hpp"
+#include "config_hash.hpp"
+#include "npy_writer.hpp"
+
+#ifndef SKIPSTONE_VERSION
+#define SKIPSTONE_VERSION "unknown"
+#endif
+
+namespace skipstone {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+constexpr const char* kFormat = "skipstone-range-1";
+constexpr std::size_t kStatsFields = 5;
+
+[[noreturn]] void bad(const fs::path& file, const std::string& what) {
+  throw std::runtime_error(file.string() + ": " + what);
+}
+
+std::vector<double> read_doubles(const fs::path& file, const std::vector<std::size_t>& shape) {
+  io::NpyArray a;
+  try {
+    a = io::read_npy(file);
+  } catch (const std::exception& e) {
+    bad(file, e.what());
+  }
+  if (a.descr != "<f8" || a.shape != shape) bad(file, "unexpected dtype or shape (not written for this range)");
+  std::vector<double> v(a.bytes.size() / sizeof(double));
+  std::memcpy(v.data(), a.bytes.data(), v.size() * sizeof(double));
+  return v;
+}
+
+json read_range_json(const fs::path& file) {
+  std::ifstream in(file);
+  if (!in) bad(file, "missing (an incomplete or foreign folder)");
+  try {
+    return json::parse(in);
+  } catch (const json::exception& e) {
+    bad(file, std::string("not valid JSON: ") + e.what());
+  }
+}
+
+}  // namespace
+
+void write_range_files(const fs::path& dir, const RunConfig& rc, const RangeResult& r) {
+  const std::size_t n = r.range.size();
+  for (const auto& [name, values] : r.values) {
+    std::vector<std::size_t> shape = {n};
+    if (values_per_trajectory(name) == 3) shape.push_back(3);
+    io::write_npy(dir / (name + ".values.npy"), values, shape);
+  }
+  for (const auto& [name, blocks] : r.block_stats) {
+    std::vector<double> table;
+    table.reserve(kStatsFields * blocks.size());
+    for (const RunningStats& b : blocks)
+      for (double x : {static_cast<double>(b.count), b.mean, b.m2, b.min, b.max}) table.push_back(x);
+    io::write_npy(dir / (name + ".block_stats.npy"), table, {blocks.size(), kStatsFields});
+  }
+  json counts = json::object();
+  for (int s = 0; s < kStatusCount; ++s) counts[status_name(static_cast<Status>(s))] = r.status_counts[s];
+  const json meta = {{"format", kFormat},           {"skipstone_version", SKIPSTONE_VERSION},
+                     {"config_hash", config_hash(rc.resolved)}, {"first", r.range.first},
+                     {"end", r.range.end},          {"status_counts", counts},
+                     {"total_events", r.total_events}, {"wall_time_s", r.wall_seconds}};
+  io::write_text_atomically(dir / "range.json", meta.dump(2) + "\n");
+}
+
+RangeResult read_range_files(const fs::path& dir, const RunConfig& rc) {
+  const fs::path file = dir / "range.json";
+  const json meta = read_range_json(file);
+  RangeResult r;
+  try {
+    if (meta.at("format") != kFormat) bad(file, "format " + meta.at("format").dump() + " is not " + kFormat);
+    if (meta.at("skipstone_version") != SKIPSTONE_VERSION)
+      bad(file, "written by skipstone " + meta.at("skipstone_version").dump() + ", this is " SKIPSTONE_VERSION);
+    if (meta.at("config_hash") != config_hash(rc.resolved))
+      bad(file, "written for another config (config_hash " + meta.at("config_hash").dump() + ")");
+    r = empty_range_result(rc, meta.at("first").get<std::uint64_t>());
+    r.range.end = meta.at("end").get<std::uint64_t>();
+    for (int s = 0; s < kStatusCount; ++s)
+      r.status_counts[s] = meta.at("status_counts").at(status_name(static_cast<Status>(s))).get<std::uint64_t>();
+    r.total_events = meta.at("total_events").get<std::uint64_t>();
+    r.wall_seconds = meta.at("wall_time_s").get<double>();
+  } catch (const json::exception& e) {
+    bad(file, std::string("malformed: ") + e.what());
+  }
+  if (r.range.first % kStatsBlock != 0 || r.range.end < r.range.first || r.range.end > rc.spec.count)
+    bad(file, "range is not a run of whole statistics blocks of this scan");
+  const std::size_t n = r.range.size();
+  for (auto& [name, values] : r.values) {
+    std::vector<std::size_t> shape = {n};
+    if (values_per_trajectory(name) == 3) shape.push_back(3);
+    values = read_doubles(dir / (name + ".values.npy"), shape);
+  }
+  for (auto& [name, blocks] : r.block_stats) {
+    const std::size_t nblocks = (n + kStatsBlock - 1) / kStatsBlock;
+    const std::vector<double> table = read_doubles(dir / (name + ".block_stats.npy"), {nblocks, kStatsFields});
+    for (std::size_t b = 0; b < nblocks; ++b) {
+      const double* row = &table[kStatsFields * b];
+      blocks.push_back({static_cast<std::uint64_t>(row[0]), row[1], row[2], row[3], row[4]});
+    }
+  }
+  return r;
+}
+
+}  // namespace skipstone

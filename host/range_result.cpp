@@ -1,0 +1,84 @@
+// Reduction of chunks into range results and their exact, order-fixed concatenation.
+#include "range_result.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "observables.hpp"
+
+namespace skipstone {
+
+int values_per_trajectory(const std::string& observable) {
+  return observable_info(observable).type == ObservableType::vector3 ? 3 : 1;
+}
+
+RangeResult empty_range_result(const RunConfig& rc, std::uint64_t first) {
+  RangeResult r;
+  r.range = {first, first};
+  for (const auto& name : rc.observables) {
+    r.values[name];
+    if (values_per_trajectory(name) == 1) r.block_stats[name];
+  }
+  return r;
+}
+
+RangeResult reduce_chunk(const RunConfig& rc, std::uint64_t first, const TrajectoryResult* results, std::uint64_t n) {
+  if (first % kStatsBlock != 0) throw std::logic_error("reduce_chunk: chunk does not start on a statistics block");
+  RangeResult r = empty_range_result(rc, first);
+  r.range.end = first + n;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    r.status_counts[static_cast<int>(results[i].status)]++;
+    r.total_events += results[i].events;
+  }
+  for (const auto& name : rc.observables) {
+    const ObservableInfo& info = observable_info(name);
+    std::vector<double>& values = r.values[name];
+    if (info.type == ObservableType::vector3) {
+      values.resize(3 * n);
+      for (std::uint64_t i = 0; i < n; ++i)
+        for (int k = 0; k < 3; ++k) values[3 * i + k] = status_is_ok(results[i].status) ? results[i].annulus_axis[k] : NAN;
+      continue;
+    }
+    values.resize(n);
+    std::vector<RunningStats>& blocks = r.block_stats[name];
+    for (std::uint64_t b = 0; b < n; b += kStatsBlock) {
+      RunningStats block;
+      const std::uint64_t e = std::min(n, b + kStatsBlock);
+      for (std::uint64_t i = b; i < e; ++i) {
+        const double v = info.value(results[i]);
+        values[i] = v;
+        if (status_is_ok(results[i].status) && std::isfinite(v)) block.add(v);
+      }
+      blocks.push_back(block);
+    }
+  }
+  return r;
+}
+
+void append_range(RangeResult& acc, RangeResult&& next) {
+  if (next.range.first != acc.range.end || acc.range.end % kStatsBlock != 0)
+    throw std::logic_error("append_range: ranges are not contiguous on statistics blocks");
+  for (auto& [name, v] : acc.values) {
+    const std::vector<double>& w = next.values.at(name);
+    v.insert(v.end(), w.begin(), w.end());
+  }
+  for (auto& [name, b] : acc.block_stats) {
+    const std::vector<RunningStats>& c = next.block_stats.at(name);
+    b.insert(b.end(), c.begin(), c.end());
+  }
+  for (int s = 0; s < kStatusCount; ++s) acc.status_counts[s] += next.status_counts[s];
+  acc.total_events += next.total_events;
+  acc.wall_seconds += next.wall_seconds;
+  acc.range.end = next.range.end;
+}
+
+std::map<std::string, RunningStats> merged_stats(const RangeResult& r) {
+  std::map<std::string, RunningStats> out;
+  for (const auto& [name, blocks] : r.block_stats) {
+    RunningStats& total = out[name];
+    for (const RunningStats& b : blocks) total.merge(b);
+  }
+  return out;
+}
+
+}  // namespace skipstone

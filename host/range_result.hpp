@@ -1,0 +1,48 @@
+// The results of one contiguous range of trajectories [first, end) of a scan, in mergeable
+// form: the per-trajectory values of every observable, the statistics of every
+// kStatsBlock-block (not yet merged), the status counts and the event total. Chunks,
+// checkpoints and shards are all range results; appending them in index order and folding
+// the blocks gives bit for bit the numbers of a single uninterrupted run.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "config.hpp"
+#include "skipstone/result.hpp"
+#include "statistics.hpp"
+
+namespace skipstone {
+
+struct TrajectoryRange {
+  std::uint64_t first = 0, end = 0;
+  std::uint64_t size() const { return end - first; }
+};
+
+struct RangeResult {
+  TrajectoryRange range;
+  std::map<std::string, std::vector<double>> values;             // 3 values per trajectory for vector3
+  std::map<std::string, std::vector<RunningStats>> block_stats;  // scalar observables, one per block
+  std::array<std::uint64_t, kStatusCount> status_counts{};
+  std::uint64_t total_events = 0;
+  double wall_seconds = 0.0;
+};
+
+// Values of one trajectory of an observable: 3 for vector observables, else 1.
+int values_per_trajectory(const std::string& observable);
+
+// An empty result at `first` with an entry for every observable of rc.
+RangeResult empty_range_result(const RunConfig& rc, std::uint64_t first);
+
+// Reduces trajectories [first, first + n) (first a multiple of kStatsBlock) into a result.
+RangeResult reduce_chunk(const RunConfig& rc, std::uint64_t first, const TrajectoryResult* results, std::uint64_t n);
+
+// Appends `next`, which must start where `acc` ends (std::logic_error otherwise).
+void append_range(RangeResult& acc, RangeResult&& next);
+
+// Folds the block statistics of every scalar observable in block order.
+std::map<std::string, RunningStats> merged_stats(const RangeResult& r);
+
+}  // namespace skipstone
