@@ -107,7 +107,8 @@ TableKind table_kind(const std::string& t) {
 std::vector<std::string> system_names() {
   return {"disc", "strip", "stadium", "rectangle", "polygon", "ellipse", "sinai", "sphere",
           "cylinder:disc", "cylinder:strip", "cylinder:stadium", "cylinder:rectangle", "cylinder:polygon",
-          "cylinder:ellipse", "cylinder:sinai", "roll4:disc-transversal", "roll4:planes", "roll3:strip"};
+          "cylinder:ellipse", "cylinder:sinai", "roll4:disc-transversal", "roll4:planes", "roll3:strip",
+          "roll4:disc"};
 }
 
 SystemSchema system_schema(const std::string& name) {
@@ -132,6 +133,30 @@ SystemSchema system_schema(const std::string& name) {
     s.observables = {"status", "events", "t_end", "energy_error", "exit_time", "exit_arc", "exit_side"};
     s.needs_t_max = true;
     s.allows_gravity = false;
+    return s;
+  }
+  if (name == "roll4:disc") {
+    // Sections 5.1-5.5, Proposition 12 (include/skipstone/rolling/roll4_disc.hpp)
+    s.model = ModelKind::roll_disc;
+    s.table = TableKind::none;
+    s.dim = 3;
+    s.parameters = {rule("R", P_R, 1.0, positive, "> 0 (radius of the cross-section disc of the solid cylinder)"),
+                    rule("r", P_BALL_R, std::nullopt, positive, "> 0 (rolling ball radius)"),
+                    rule("g", P_G, 0.0, any, "any number (physical gravity; the rolling ball falls at g/(1+gamma^2))"),
+                    rule("g_effective", P_G_EFF, 0.0, any,
+                         "any number (the paper's effective gravity g/(1+gamma^2); give g or g_effective, not both)")};
+    s.starts = {{"plate",
+                 {StartKind::interior,
+                  {rule("x1", P_X1, 0.0, any, "any number (position on N+; outside the disc the trajectory is masked)"),
+                   rule("x2", P_X2, 0.0, any, "any number"), rule("z", P_Z, 0.0, any, "any number (initial height)"),
+                   rule("v1", P_V1, 1.0, any, "any number (ambient velocity, e1)"),
+                   rule("v2", P_V2, 0.0, any, "any number (ambient velocity, e2)"),
+                   rule("v3", P_V3, 0.0, any, "any number (vertical velocity)"),
+                   rule("S12", P_S12, 0.0, any, "any number (ambient spin S_ij = e_i . S e_j)"),
+                   rule("S13", P_S13, 0.0, any, "any number"), rule("S23", P_S23, 0.0, any, "any number")}}}};
+    s.default_start = "plate";
+    s.observables = kNoSlipObservables;
+    s.observables.insert(s.observables.end(), kCausticObservables.begin(), kCausticObservables.end());
     return s;
   }
   if (name == "roll4:planes" || name == "roll3:strip") {
@@ -218,7 +243,7 @@ std::string param_name(Param p) {
                                            "half_length", "side", "radius", "x", "y", "z", "vx", "vy", "vz",
                                            "wx", "wy", "wz", "spin", "boundary_s", "angle", "speed", "slip",
                                            "slip_z", "spin_normal", "v2", "S12", "v1", "v3", "S13", "S23", "x1",
-                                           "g_effective"};
+                                           "g_effective", "x2"};
   return names[p];
 }
 

@@ -38,6 +38,11 @@ std::vector<json> mixed_configs() {
           "scan": {"type": "grid", "axes": [{"param": "v2", "min": -1, "max": 1, "n": 70},
                                             {"param": "S12", "min": -1, "max": 1, "n": 70}]},
           "stop": {"t_max": 50.0}})",
+      R"({"system": "roll4:disc", "parameters": {"eta": 0.5, "r": 0.1, "g_effective": 1.0},
+          "initial": {"x1": 0.2, "S12": 0.61, "S23": -1.0},
+          "scan": {"type": "grid", "axes": [{"param": "v1", "min": -2, "max": 1, "n": 12},
+                                            {"param": "v2", "min": -1, "max": 1, "n": 12}]},
+          "stop": {"max_events": 40, "t_max": 100.0}})",
   };
   std::vector<json> out;
   for (const char* t : texts) out.push_back(json::parse(t));

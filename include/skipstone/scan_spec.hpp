@@ -16,6 +16,7 @@ enum class ModelKind : std::int32_t {
   roll_disc_transversal = 3,  // roll4:disc cross-section subsystem (Figure 18)
   roll_planes = 4,        // roll4:planes, 4D ball between two vertical planes (Section 5.4)
   roll_strip = 5,         // roll3:strip, 3D ball on a vertical strip (Section 4.1)
+  roll_disc = 7,          // roll4:disc, 4D ball on a solid circular cylinder (Sections 5.1-5.5)
 };
 
 enum class TableKind : std::int32_t { disc = 0, strip, stadium, rectangle, polygon, ellipse, sinai, none };
@@ -52,6 +53,7 @@ enum Param : std::int32_t {
   P_V1, P_V3, P_S13, P_S23,  // rolling plate starts (roll4:planes, roll3:strip): frame velocities and spins
   P_X1,           // rolling plate start: position x1 on the + sheet
   P_G_EFF,        // effective gravity of a rolling ball, the paper's g (= g / (1 + gamma^2))
+  P_X2,           // rolling plate start: position x2 (roll4:disc)
   kParamCount
 };
 

@@ -5,71 +5,16 @@
 //   f_c = kappa cos(phi)/(1 - r kappa sin phi),  f_s = kappa sin(phi)/(1 - r kappa sin phi).
 // The block is xi' = A xi with A skew, so E1 = (v1^2 + v2^2 + S12^2)/2 is conserved; phi is
 // carried as (cos phi, sin phi), which turns the right-hand side into a rational function
-// without trigonometry. Integration: GBS extrapolation (gbs.hpp) with error control, followed
-// after every step by the orthogonal projection back onto the energy sphere and the unit
-// circle (Hairer-Lubich-Wanner, Geometric Numerical Integration IV.4: projection keeps the
-// order and makes E1 exact to round-off). The exit through phi = 0 (same side, the "friendly
-// roll") or phi = pi (opposite side) is the sign change of sin(phi), located by Newton
-// iteration on recomputed partial steps.
+// without trigonometry. One passage from phi = 0 (the Figure-18 map) is integrated by
+// rim_passage.hpp, with the projection back onto the energy sphere and the unit circle after
+// every step; the exit through phi = 0 (same side, the "friendly roll") or phi = pi (opposite
+// side) ends it.
 #pragma once
-#include "skipstone/gbs.hpp"
 #include "skipstone/result.hpp"
+#include "skipstone/rolling/rim_passage.hpp"
 #include "skipstone/scan_point.hpp"
 
 namespace skipstone {
-
-// y = (v1, v2, S12, cos phi, sin phi, arc length s along the rim)
-struct DiscTransversalSystem {
-  double kappa, r, eta;
-  static constexpr int N = 6;
-
-  SKIPSTONE_HD void rhs(const double* y, double* f) const {
-    const double v1 = y[0], v2 = y[1], S = y[2], c = y[3], s = y[4];
-    const double w = 1.0 / (1.0 - r * kappa * s);
-    const double fc = kappa * c * w, fs = kappa * s * w;
-    const double ir = 1.0 / r;
-    f[0] = -fc * v2 * v2 - eta * fs * v2 * S;
-    f[1] = fc * v1 * v2 - eta * ir * v1 * S;
-    f[2] = eta * (fs + ir) * v1 * v2;
-    f[3] = -s * v1 * ir;
-    f[4] = c * v1 * ir;
-    f[5] = v2 * w;
-  }
-};
-
-struct RimPassage {
-  Status status;
-  int side;          // +1 back to phi = 0, -1 over to phi = pi, 0 still on the rim at t_max
-  double t, arc;     // time and arc length at exit (or at t_max)
-  double energy_error;
-  std::uint64_t steps;
-  double y[6];       // state at the end
-};
-
-constexpr double kRimFineStep = 0.02;  // h_fine / h_max
-
-// First theta in (0, 1) where the cubic Hermite interpolant of (g0, d0) .. (g1, d1) is
-// negative, refined by bisection; -1 when it stays non-negative (sampled at 1/32 spacing).
-SKIPSTONE_HD SKIPSTONE_INLINE double hermite_first_root(double g0, double d0, double g1, double d1) {
-  const auto p = [&](double s) {
-    const double s2 = s * s, s3 = s2 * s;
-    return (2 * s3 - 3 * s2 + 1) * g0 + (s3 - 2 * s2 + s) * d0 + (-2 * s3 + 3 * s2) * g1 + (s3 - s2) * d1;
-  };
-  double prev = 0.0;
-  for (int k = 1; k < 32; ++k) {
-    const double s = k / 32.0;
-    if (p(s) < 0.0) {
-      double lo = prev, hi = s;
-      for (int it = 0; it < 40; ++it) {
-        const double mid = 0.5 * (lo + hi);
-        (p(mid) < 0.0 ? hi : lo) = mid;
-      }
-      return 0.5 * (lo + hi);
-    }
-    prev = s;
-  }
-  return -1.0;
-}
 
 SKIPSTONE_HD SKIPSTONE_INLINE void project_transversal(double* y, double xi_norm) {
   const double n = sqrt(y[0] * y[0] + y[1] * y[1] + y[2] * y[2]);
@@ -82,105 +27,73 @@ SKIPSTONE_HD SKIPSTONE_INLINE void project_transversal(double* y, double xi_norm
   y[4] *= cn;
 }
 
+// The transversal right-hand side for y = (v1, v2, S12, cos phi, sin phi, arc length s along
+// the rim); returns f_c and f_s for the longitudinal block of roll4_disc.hpp.
+SKIPSTONE_HD SKIPSTONE_INLINE void disc_transversal_rhs(double kappa, double r, double eta, const double* y, double* f,
+                                                        double& fc, double& fs) {
+  const double v1 = y[0], v2 = y[1], S = y[2], c = y[3], s = y[4];
+  const double w = 1.0 / (1.0 - r * kappa * s);
+  fc = kappa * c * w;
+  fs = kappa * s * w;
+  const double ir = 1.0 / r;
+  f[0] = -fc * v2 * v2 - eta * fs * v2 * S;
+  f[1] = fc * v1 * v2 - eta * ir * v1 * S;
+  f[2] = eta * (fs + ir) * v1 * v2;
+  f[3] = -s * v1 * ir;
+  f[4] = c * v1 * ir;
+  f[5] = v2 * w;
+}
+
+struct DiscTransversalSystem {
+  double kappa, r, eta;
+  static constexpr int N = 6;
+
+  SKIPSTONE_HD void rhs(const double* y, double* f) const {
+    double fc, fs;
+    disc_transversal_rhs(kappa, r, eta, y, f, fc, fs);
+  }
+};
+
+// The system as rim_passage.hpp integrates it: with the projection onto |(v1, v2, S12)| = xi.
+struct TransversalPassage {
+  DiscTransversalSystem sys;
+  double xi;
+  static constexpr int N = 6;
+
+  SKIPSTONE_HD void rhs(const double* y, double* f) const { sys.rhs(y, f); }
+  SKIPSTONE_HD void project(double* y) const { project_transversal(y, xi); }
+  SKIPSTONE_HD double radius() const { return sys.r; }
+  SKIPSTONE_HD double h_max() const { return sys.r / xi; }  // phi moves by at most ~1 rad per step
+};
+
+struct RimPassage {
+  Status status;
+  int side;          // +1 back to phi = 0, -1 over to phi = pi, 0 still on the rim at t_max
+  double t, arc;     // time and arc length at exit (or at t_max)
+  double energy_error;
+  std::uint64_t steps;
+  double y[6];       // state at the end
+};
+
 // One passage over the rim from phi = 0 with v1 > 0. K: extrapolation depth (order 2K).
 template <int K, class Sink>
 SKIPSTONE_HD RimPassage integrate_rim_passage(const DiscTransversalSystem& sys, double v1, double v2, double S12,
                                               double t_max, double rtol, double atol, std::uint64_t max_steps,
                                               Sink& sink) {
-  RimPassage out;
-  double y[6] = {v1, v2, S12, 1.0, 0.0, 0.0};
   const double xi = sqrt(v1 * v1 + v2 * v2 + S12 * S12);
-  const double h_max = sys.r / xi;  // phi moves by at most ~1 rad per step
-  // A step in which sin(phi) has a local minimum may hide a short excursion past phi = 0 or pi
-  // (both ends positive, a dip below zero inside). Such steps are refined down to h_fine, where
-  // the cubic Hermite interpolant of sin(phi) resolves the dip.
-  const double h_fine = kRimFineStep * h_max;
-  double H = 0.1 * h_max;
-  double t = 0.0;
-  double y_new[6];
-  out.status = Status::finished;
-  out.side = 0;
-  out.steps = 0;
-  sink.on_step(t, y);
-  for (;;) {
-    if (t >= t_max) break;
-    if (out.steps >= max_steps) {
-      out.status = Status::integrator_failure;
-      break;
-    }
-    if (H > h_max) H = h_max;
-    const bool last_step = t + H >= t_max;
-    if (last_step) H = t_max - t;
-    const double err = gbs_step<6, K>(sys, y, H, y_new, rtol, atol);
-    ++out.steps;
-    if (!(err <= 1.0)) {
-      if (!isfinite(err) && !(H > 0.0)) {
-        out.status = Status::non_finite;
-        break;
-      }
-      H *= gbs_step_factor<K>(err);
-      if (H < 1e-14 * (1.0 + t)) {
-        out.status = Status::integrator_failure;
-        break;
-      }
-      continue;
-    }
-    project_transversal(y_new, xi);
-    double theta = -1.0;  // fraction of the step at which sin(phi) first reaches 0, if it does
-    if (y_new[4] < 0.0) {
-      theta = y[4] / (y[4] - y_new[4]);
-    } else {
-      const double d0 = H * y[3] * y[0] / sys.r, d1 = H * y_new[3] * y_new[0] / sys.r;  // d sin(phi)/d theta
-      if (d0 < 0.0 && d1 > 0.0) {
-        if (H > h_fine) {
-          H = H * 0.25 > h_fine ? H * 0.25 : h_fine;
-          continue;
-        }
-        theta = hermite_first_root(y[4], d0, y_new[4], d1);
-      }
-    }
-    if (theta >= 0.0) {
-      // sin(phi) reaches 0 inside [t, t + H]: Newton on theta with recomputed partial steps.
-      double yt[6];
-      for (int it = 0; it < 12; ++it) {
-        gbs_step<6, K>(sys, y, theta * H, yt, rtol, atol);
-        project_transversal(yt, xi);
-        const double g = yt[4];
-        const double dg = yt[3] * yt[0] / sys.r;  // d sin(phi)/dt
-        const double dtheta = -g / (dg * H);
-        theta += dtheta;
-        if (theta < 0.0) theta = 0.0;
-        if (theta > 1.0) theta = 1.0;
-        if (fabs(dtheta * H) <= 1e-15 * (1.0 + t)) break;
-      }
-      gbs_step<6, K>(sys, y, theta * H, yt, rtol, atol);
-      project_transversal(yt, xi);
-      t += theta * H;
-      for (int i = 0; i < 6; ++i) y[i] = yt[i];
-      out.status = Status::exited;
-      out.side = y[3] > 0.0 ? 1 : -1;
-      sink.on_step(t, y);
-      break;
-    }
-    for (int i = 0; i < 6; ++i) y[i] = y_new[i];
-    t = last_step ? t_max : t + H;
-    sink.on_step(t, y);
-    if (!isfinite(y[0] + y[1] + y[2] + y[5])) {
-      out.status = Status::non_finite;
-      break;
-    }
-    H *= gbs_step_factor<K>(err);
-  }
-  out.t = t;
-  out.arc = y[5];
-  const double e = y[0] * y[0] + y[1] * y[1] + y[2] * y[2];
+  const double y0[6] = {v1, v2, S12, 1.0, 0.0, 0.0};
+  const RimRun<6> run = integrate_rim<K>(TransversalPassage{sys, xi}, y0, t_max, rtol, atol, max_steps, sink);
+  RimPassage out;
+  out.status = run.status;
+  out.side = run.side;
+  out.t = run.t;
+  out.arc = run.y[5];
+  const double e = run.y[0] * run.y[0] + run.y[1] * run.y[1] + run.y[2] * run.y[2];
   out.energy_error = fabs(e - xi * xi) / (xi * xi);
-  for (int i = 0; i < 6; ++i) out.y[i] = y[i];
+  out.steps = run.steps;
+  for (int i = 0; i < 6; ++i) out.y[i] = run.y[i];
   return out;
 }
-
-
-constexpr int kRimExtrapolationDepth = 6;  // order 12
 
 template <class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_disc_transversal(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {

@@ -1,0 +1,88 @@
+// roll4:disc, the flat parts and the junction maps (paper Sections 5.1-5.3). P = C x R with C
+// the disc |x| <= R of the (x1, x2) plane; N^+- are the two faces x4 = +-r over C, where the
+// centre flies freely (free fall along e3 under the effective gravity, Eq. (11)) with S
+// constant; N^c is the half-torus-times-R around the rim.
+//
+// Ambient state on a flat part (PlateState): sheet sigma = +1 (N^+) or -1 (N^-), planar centre
+// p and velocity u, vertical velocity u3 and height z, and the spin S as one 3 x 3 skew matrix
+// on span(e1, e2, e3) = T N^+- (both sheets), A_ij = e_i . S e_j (i < j).
+//
+// Frame state on N^c (Proposition 12): X1 = tau, X2 = e2, X3 = e3, v_i = X_i . v,
+// S_ij = X_i . S X_j, and y = (v1, v2, S12, cos phi, sin phi, s, v3, S13, S23, x3) with s the arc
+// length along the rim from the entry point (theta = theta_entry + s / R).
+//
+// Junction maps. At the rim point R n(theta), n = (cos theta, sin theta) (the paper's e1: outward
+// normal of C), t = J n = (-sin theta, cos theta) (the paper's e2 = gamma'(s), counterclockwise,
+// so that kappa = -1/R), tau = cos(phi) n - sin(phi) e4 gives at phi = 0 the frame (n, t, e3)
+// and at phi = pi the frame (-n, t, e3). With sigma = +1 at phi = 0 (N^+) and -1 at phi = pi
+// (N^-), Q = [sigma n, t, e3] and v = Q^T u, S_f = Q^T S Q read
+//     v1 = sigma u.n,   v2 = u.t,   v3 = u3,
+//     S12 = sigma A12,  S13 = sigma a.n,   S23 = a.t,     a = (A13, A23),
+// (S12 = (sigma n) . S t = sigma (n1 t2 - n2 t1) A12 = sigma A12), and back
+//     u = sigma v1 n + v2 t,  A12 = sigma S12,  a = sigma S13 n + S23 t,  p = R n.
+// The map is orthogonal, so E1 = (|u|^2 + A12^2)/2 = (v1^2 + v2^2 + S12^2)/2 and
+// E2 = (u3^2 + A13^2 + A23^2)/2 = (v3^2 + S13^2 + S23^2)/2 carry over exactly; on N^c the ball
+// enters with phi increasing from 0 (v1 > 0) or decreasing from pi (v1 < 0), i.e. u.n > 0, and
+// leaves with u.n < 0 on either sheet.
+#pragma once
+#include "skipstone/vec.hpp"
+
+namespace skipstone {
+
+struct PlateState {
+  int sheet;  // +1: N^+ (x4 = +r), -1: N^- (x4 = -r)
+  Vec2 p, u;
+  double u3, z;
+  double A12, A13, A23;
+};
+
+SKIPSTONE_HD SKIPSTONE_INLINE Vec2 rim_normal(double theta) { return {cos(theta), sin(theta)}; }
+
+// Enter N^c at the rim angle theta from the plate (writes the 10-component frame state).
+SKIPSTONE_HD SKIPSTONE_INLINE void plate_to_rim(const PlateState& s, double theta, double* y) {
+  const Vec2 n = rim_normal(theta), t = rot90(n), a = {s.A13, s.A23};
+  const double sg = s.sheet > 0 ? 1.0 : -1.0;
+  y[0] = sg * dot(s.u, n);
+  y[1] = dot(s.u, t);
+  y[2] = sg * s.A12;
+  y[3] = sg;
+  y[4] = 0.0;
+  y[5] = 0.0;
+  y[6] = s.u3;
+  y[7] = sg * dot(a, n);
+  y[8] = dot(a, t);
+  y[9] = s.z;
+}
+
+// Leave N^c at the rim angle theta (phi = 0 or pi: the sign of cos phi = y[3] picks the sheet).
+SKIPSTONE_HD SKIPSTONE_INLINE PlateState rim_to_plate(const double* y, double theta, double R) {
+  const Vec2 n = rim_normal(theta), t = rot90(n);
+  const double sg = y[3] > 0.0 ? 1.0 : -1.0;
+  PlateState s;
+  s.sheet = y[3] > 0.0 ? 1 : -1;
+  s.p = R * n;
+  s.u = sg * y[0] * n + y[1] * t;
+  s.u3 = y[6];
+  s.z = y[9];
+  s.A12 = sg * y[2];
+  const Vec2 a = sg * y[7] * n + y[8] * t;
+  s.A13 = a.x;
+  s.A23 = a.y;
+  return s;
+}
+
+// Time until the straight flight p + t u (|p| <= R) reaches the circle |x| = R, in closed form
+// (the larger root of |p + t u|^2 = R^2, written without cancellation); INFINITY for u = 0.
+// on_rim: p is a rim point (|p| = R up to round-off), where the roots are 0 and -2 p.u / |u|^2.
+SKIPSTONE_HD SKIPSTONE_INLINE double time_to_rim(Vec2 p, Vec2 u, double R, bool on_rim) {
+  const double uu = dot(u, u);
+  if (!(uu > 0.0)) return INFINITY;
+  const double b = dot(p, u);
+  if (on_rim) return b >= 0.0 ? 0.0 : -2.0 * b / uu;
+  double c = R * R - dot(p, p);
+  c = c > 0.0 ? c : 0.0;
+  const double q = sqrt(b * b + uu * c);
+  return b > 0.0 ? c / (b + q) : (q - b) / uu;
+}
+
+}  // namespace skipstone

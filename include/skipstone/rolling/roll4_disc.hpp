@@ -1,0 +1,256 @@
+// roll4:disc: a 4D ball of radius r rolling without slipping on the solid circular cylinder
+// P = C x R in R^3, C the disc of radius R (paper Sections 5.1-5.5, Proposition 12, Figures
+// 19-20), gravity along -e3 with the effective acceleration G = g / (1 + gamma^2) of Eq. (11)
+// (or the paper's `g_effective` directly). States, frames and junction maps: disc_junction.hpp.
+//
+// Flat parts N^+-: exact free flight, the centre's projection on a straight chord of C (exit
+// where it meets the circle, in closed form), z(t) = z + u3 t - G t^2 / 2, S constant.
+// Curved part N^c: both blocks of Proposition 12 with kappa = -1/R,
+//   transversal  (v1, v2, S12; phi, s) as in disc_transversal.hpp,
+//   longitudinal v3'  = eta (f_s v2 S23 - v1 S13 / r) - G,
+//                S13' = -f_c v2 S23 + eta v1 v3 / r,
+//                S23' =  f_c v2 S13 - eta f_s v2 v3,      x3' = v3,
+// each xi' = A xi (- G e1) with A skew, so E1 and E2 + G x3 are invariants. One passage is
+// integrated by rim_passage.hpp (GBS, order 12); after every step the state is projected onto
+// both invariants of the trajectory's start: (v1, v2, S12) rescaled to |.|^2 = 2 E1 and
+// (v3, S13, S23) to |.|^2 = 2 (E2 + G z0) - 2 G x3 (skipped when that target is so small that the
+// correction would not be a round-off-sized one), which keeps them exact to round-off over any
+// number of passages. The passage ends at phi = 0 (back to N^+) or phi = pi (over to N^-).
+//
+// events: completed rim passages (max_events stops the run right after the exit of the last
+// one). energy_error: the largest relative defect max(|2E1 - 2E1(0)|, |2(E2 + G z) - 2(E2 + G z)(0)|)
+// / (2E) over the junctions and the end. rho_even / rho_odd: mean distance from the axis of the
+// flat-part chords (the line p + t u: |p x u| / |u|), even and odd in order, counting the chords
+// that start on the rim (the first flight from an interior start is not a chord, as in the
+// no-slip disc); caustic_gap = |rho_even - rho_odd| (Figures 19-20).
+//
+// Start "plate": on N^+ at (x1, x2) (masked outside C; on the circle it may be moving outward
+// and enters N^c at once), height z, ambient velocity (v1, v2, v3) and spin (S12, S13, S23),
+// S_ij = e_i . S e_j.
+//
+// Sink (trace): on_event(t, x, (u, w), nu) at the start, at every rim entry and at the end with
+// the ambient state, u = (u, u3), w = (A23, -A13, A12), nu = 0; and at every integrator step on
+// N^c (the exit included) with the frame state, x = ((R + r sin phi) n(theta), x3) the centre's
+// projection to R^3, u = (v1, v2, v3), w = (S23, -S13, S12), nu = sin(phi) n (so the contact
+// column x - r nu is the rim point R n). In both, |u|^2 + |w|^2 = 2E and u_z^2 + w_x^2 + w_y^2 = 2E2.
+// w is minus the spin vector of S (as in roll4_planes.hpp): with it the ambient (u, w) on a flat
+// part is the state of the no-slip ball in cylinder:disc, and as r -> 0 a rim passage becomes
+// the no-slip map with beta = +pi eta (Theorem 8, Eq. (13); tested).
+#pragma once
+#include "skipstone/collision.hpp"
+#include "skipstone/height_stats.hpp"
+#include "skipstone/result.hpp"
+#include "skipstone/rolling/disc_junction.hpp"
+#include "skipstone/rolling/disc_transversal.hpp"
+#include "skipstone/rolling/stadium_segments.hpp"
+
+namespace skipstone {
+
+// Both blocks on N^c, y = (v1, v2, S12, cos phi, sin phi, s, v3, S13, S23, x3).
+struct DiscRimSystem {
+  double kappa, r, eta, G;
+  double xi;        // sqrt(2 E1)
+  double k2_total;  // 2 (E2 + G x3)
+  static constexpr int N = 10;
+
+  SKIPSTONE_HD void rhs(const double* y, double* f) const {
+    double fc, fs;
+    disc_transversal_rhs(kappa, r, eta, y, f, fc, fs);
+    const double v1 = y[0], v2 = y[1], v3 = y[6], S13 = y[7], S23 = y[8];
+    const double ir = 1.0 / r;
+    f[6] = eta * (fs * v2 * S23 - ir * v1 * S13) - G;
+    f[7] = -fc * v2 * S23 + eta * ir * v1 * v3;
+    f[8] = fc * v2 * S13 - eta * fs * v2 * v3;
+    f[9] = v3;
+  }
+  SKIPSTONE_HD void project(double* y) const {
+    project_transversal(y, xi);
+    const double k2 = y[6] * y[6] + y[7] * y[7] + y[8] * y[8];
+    const double target = k2_total - 2.0 * G * y[9];
+    if (fabs(k2 - target) < 1e-8 * target) {
+      const double f = sqrt(target / k2);
+      y[6] *= f;
+      y[7] *= f;
+      y[8] *= f;
+    }
+  }
+  SKIPSTONE_HD double radius() const { return r; }
+  SKIPSTONE_HD double h_max() const { return r / xi; }
+};
+
+struct DiscRollModel {
+  double R, r, eta, G;
+};
+
+struct DiscRollOptions {
+  double t_max;
+  std::uint64_t max_events;
+  double energy_tolerance, bounded_depth;
+  double rtol, atol;
+  std::uint64_t max_steps;
+};
+
+template <class Sink>
+SKIPSTONE_HD void emit_plate(Sink& sink, double t, const PlateState& s) {
+  const State3D st = {{s.u.x, s.u.y, s.u3}, {s.A23, -s.A13, s.A12}};
+  sink.on_event(t, Vec3{s.p.x, s.p.y, s.z}, st, Vec3{0.0, 0.0, 0.0});
+}
+
+// Turns the integrator's steps on N^c into trace events and height extremes.
+template <class Sink>
+struct DiscRimSteps {
+  Sink& out;
+  HeightStats& h;
+  double t0, theta0, R, r;
+
+  SKIPSTONE_HD void on_step(double t, const double* y) {
+    h.extremum(y[9]);
+    if (t == 0.0) return;  // the entry, already reported in the ambient frame
+    const Vec2 n = rim_normal(theta0 + y[5] / R);
+    const double rho = R + r * y[4];
+    const State3D st = {{y[0], y[1], y[6]}, {y[8], -y[7], y[2]}};
+    out.on_event(t0 + t, Vec3{rho * n.x, rho * n.y, y[9]}, st, Vec3{y[4] * n.x, y[4] * n.y, 0.0});
+  }
+};
+
+// Twice the energies of a plate state: transversal 2 E1 and longitudinal 2 E2.
+SKIPSTONE_HD SKIPSTONE_INLINE double plate_k1(const PlateState& s) { return dot(s.u, s.u) + s.A12 * s.A12; }
+SKIPSTONE_HD SKIPSTONE_INLINE double plate_k2(const PlateState& s) {
+  return s.u3 * s.u3 + s.A13 * s.A13 + s.A23 * s.A23;
+}
+
+struct DiscRollEnd {
+  bool on_plate;  // false: stopped on N^c (t_max, failure); `state` is then the last plate state
+  PlateState state;
+};
+
+template <class Sink>
+SKIPSTONE_HD TrajectoryResult run_roll4_disc(const DiscRollModel& m, PlateState s, const DiscRollOptions& opt,
+                                             Sink& sink, DiscRollEnd* end = nullptr) {
+  TrajectoryResult res = empty_result();
+  HeightStats hs;
+  hs.start(s.z);
+  const double k1_0 = plate_k1(s), k2_0 = plate_k2(s), z0 = s.z;
+  const double G = m.G;
+  const DiscRimSystem sys{-1.0 / m.R, m.r, m.eta, G, sqrt(k1_0), k2_0 + 2.0 * G * z0};
+  double max_err = 0.0;
+  const auto defect = [&](double k1, double k2, double z) {
+    const double k = k1 + k2, k0 = k1_0 + k2_0;
+    const double e1 = fabs(k1 - k1_0), e2 = fabs(k2 + 2.0 * G * (z - z0) - k2_0);
+    const double e = (e1 > e2 ? e1 : e2) / (k > k0 ? k : k0);
+    max_err = e > max_err ? e : max_err;
+    return e;
+  };
+  const double pp = dot(s.p, s.p), R2 = m.R * m.R;
+  bool on_rim = pp >= R2 * (1.0 - 1e-12);
+  if (on_rim) s.p = (m.R / sqrt(pp)) * s.p;
+  bool have_chord = on_rim;
+  double rho_sum[2] = {0.0, 0.0}, rho_n[2] = {0.0, 0.0};
+  std::uint64_t chord = 0, steps = 0, events = 0;
+  double t = 0.0, z_end = s.z;
+  bool on_plate = true;
+  Status status = Status::finished;
+  emit_plate(sink, t, s);
+  while (events < opt.max_events && t < opt.t_max) {
+    // flat part: the chord to the rim
+    const double dt = time_to_rim(s.p, s.u, m.R, on_rim);
+    const bool to_end = !(isfinite(dt) && t + dt <= opt.t_max);
+    if (to_end && !isfinite(opt.t_max)) {
+      status = Status::escaped;
+      break;
+    }
+    const double tf = to_end ? opt.t_max - t : dt;
+    if (have_chord && tf > 0.0) {
+      const int parity = static_cast<int>(chord & 1u);
+      rho_sum[parity] += fabs(cross(s.p, s.u)) / norm(s.u);
+      rho_n[parity] += 1.0;
+      ++chord;
+    }
+    if (G != 0.0) {
+      const double tv = s.u3 / G;
+      if (tv > 0.0 && tv < tf) hs.extremum(s.z + 0.5 * s.u3 * tv);
+    }
+    s.p = s.p + tf * s.u;
+    s.z = s.z + tf * (s.u3 - 0.5 * G * tf);
+    s.u3 -= G * tf;
+    t = to_end ? opt.t_max : t + tf;
+    z_end = s.z;
+    hs.sample(t, s.z);
+    const double err_in = defect(plate_k1(s), plate_k2(s), s.z);
+    emit_plate(sink, t, s);
+    if (to_end) break;
+    if (err_in > opt.energy_tolerance) {
+      status = Status::energy_drift;
+      break;
+    }
+    // curved part: one passage from the rim point where the chord ends
+    const double theta = atan2(s.p.y, s.p.x);
+    double y[10];
+    plate_to_rim(s, theta, y);
+    DiscRimSteps<Sink> steps_sink{sink, hs, t, theta, m.R, m.r};
+    const RimRun<10> run = integrate_rim<kRimExtrapolationDepth>(sys, y, opt.t_max - t, opt.rtol, opt.atol,
+                                                                 opt.max_steps - steps, steps_sink);
+    steps += run.steps;
+    t = run.status == Status::finished ? opt.t_max : t + run.t;
+    z_end = run.y[9];
+    if (run.status != Status::exited) {
+      on_plate = false;
+      status = run.status;
+      const double k1 = run.y[0] * run.y[0] + run.y[1] * run.y[1] + run.y[2] * run.y[2];
+      const double k2 = run.y[6] * run.y[6] + run.y[7] * run.y[7] + run.y[8] * run.y[8];
+      defect(k1, k2, z_end);
+      hs.sample(t, z_end);
+      break;
+    }
+    ++events;
+    s = rim_to_plate(run.y, theta + run.y[5] / m.R, m.R);
+    on_rim = true;
+    have_chord = true;
+    hs.sample(t, s.z);
+    if (defect(plate_k1(s), plate_k2(s), s.z) > opt.energy_tolerance) {
+      status = Status::energy_drift;
+      break;
+    }
+    if (!(isfinite(t) && isfinite(s.z))) {
+      status = Status::non_finite;
+      break;
+    }
+  }
+  if (end) *end = {on_plate, s};
+  res.status = status;
+  res.events = events;
+  res.t_end = t;
+  res.energy_error = max_err;
+  res.z_min = hs.z_min;
+  res.z_max = hs.z_max;
+  res.z_final = z_end;
+  res.z_drift = hs.drift();
+  res.bounded = hs.bounded(opt.bounded_depth);
+  res.rho_even = rho_n[0] > 0.0 ? rho_sum[0] / rho_n[0] : NAN;
+  res.rho_odd = rho_n[1] > 0.0 ? rho_sum[1] / rho_n[1] : NAN;
+  res.caustic_gap = fabs(res.rho_even - res.rho_odd);
+  return res;
+}
+
+template <class Sink>
+SKIPSTONE_HD TrajectoryResult simulate_roll4_disc(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
+  const double* p = pt.p;
+  const double R = p[P_R];
+  PlateState s;
+  s.sheet = 1;
+  s.p = {p[P_X1], p[P_X2]};
+  if (!(dot(s.p, s.p) <= R * R * (1.0 + 1e-12))) return masked_result();
+  s.u = {p[P_V1], p[P_V2]};
+  s.u3 = p[P_V3];
+  s.z = p[P_Z];
+  s.A12 = p[P_S12];
+  s.A13 = p[P_S13];
+  s.A23 = p[P_S23];
+  const double gamma = point_gamma(spec, pt);
+  const DiscRollModel m{R, p[P_BALL_R], eta_from_gamma(gamma), rolling_gravity(pt, gamma)};
+  const DiscRollOptions opt{spec.t_max, spec.max_events, spec.energy_tolerance, spec.bounded_depth,
+                            spec.rtol,  spec.atol,       spec.max_steps};
+  return run_roll4_disc(m, s, opt, sink);
+}
+
+}  // namespace skipstone

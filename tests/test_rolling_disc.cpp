@@ -1,0 +1,311 @@
+// roll4:disc, the 4D ball on the solid circular cylinder (Sections 5.1-5.5, Proposition 12,
+// Figures 19-20): the junction maps of disc_junction.hpp (orthogonal, inverse of each other,
+// the frame (e1, e2, e3) at phi = 0 and (-e1, e2, e3) at phi = pi), the closed-form chord,
+// E1 and E2 + G x3 exact to round-off at every step of a long run, time reversal, Theorem 8 /
+// Eq. (13) (convergence to the no-slip cylinder:disc with beta = pi eta and g_noslip =
+// g / (1 + gamma^2) as r -> 0, error-versus-r table printed), the caustics of Figure 20 against
+// the no-slip ones, and the stop rules (masking, escape, step budget).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+#include <random>
+#include <vector>
+
+#include "skipstone/rolling/roll4_disc.hpp"
+#include "skipstone/simulate.hpp"
+#include "test_support.hpp"
+
+namespace skipstone {
+namespace {
+
+using nlohmann::json;
+using Log = testing::EventLog<Vec3, State3D>;
+
+constexpr double kMapRoundOff = 1e-14;    // junction maps: orthogonal, inverse of each other
+constexpr double kEnergyRoundOff = 1e-12; // E1 and E2 + G x3 over 2000 rim passages
+constexpr double kReversal = 1e-9;        // time reversal: the start recovered
+constexpr double kLimitSlope = 60.0;      // Theorem 8: |x_roll(T) - x_noslip(T)| <= 60 r for r <= 0.025 (T = 6)
+constexpr double kCausticLimit = 2e-3;    // r = 1e-3: rho_even/rho_odd within 2e-3 of the no-slip values
+
+json disc_config(double r, double eta, double g_eff, const json& initial, const json& stop) {
+  return {{"system", "roll4:disc"},
+          {"parameters", {{"R", 1.0}, {"r", r}, {"eta", eta}, {"g_effective", g_eff}}},
+          {"initial", initial},
+          {"stop", stop}};
+}
+
+Log run_config(const json& cfg, TrajectoryResult* out = nullptr) {
+  Log log;
+  const TrajectoryResult r = simulate_trajectory(testing::config_from(cfg).spec, 0, log);
+  if (out) *out = r;
+  return log;
+}
+
+// Twice E1 and twice E2 of a trace row (ambient or frame: the same formulas, disc_junction.hpp).
+double row_k1(const State3D& s) { return s.u.x * s.u.x + s.u.y * s.u.y + s.w.z * s.w.z; }
+double row_k2(const State3D& s) { return s.u.z * s.u.z + s.w.x * s.w.x + s.w.y * s.w.y; }
+
+PlateState random_plate(std::mt19937_64& rng, int sheet) {
+  std::uniform_real_distribution<double> d(-1.0, 1.0);
+  return {sheet, {0.3 * d(rng), 0.3 * d(rng)}, {d(rng), d(rng)}, d(rng), d(rng), d(rng), d(rng), d(rng)};
+}
+
+TEST(DiscJunction, FrameIsE1E2E3AtPhiZeroAndMinusE1E2E3AtPhiPi) {
+  // at theta = 0 the rim point is (R, 0): n = e1, t = e2
+  for (int sheet : {1, -1}) {
+    const PlateState s = {sheet, {0.0, 0.0}, {0.3, -0.4}, 0.7, 2.0, 0.11, -0.22, 0.33};
+    double y[10];
+    plate_to_rim(s, 0.0, y);
+    EXPECT_EQ(y[0], sheet * 0.3);   // v1 = tau . u, tau = sheet e1
+    EXPECT_EQ(y[1], -0.4);          // v2 = e2 . u
+    EXPECT_EQ(y[6], 0.7);           // v3 = e3 . u
+    EXPECT_EQ(y[2], sheet * 0.11);  // S12 = tau . S e2
+    EXPECT_EQ(y[7], sheet * -0.22); // S13 = tau . S e3
+    EXPECT_EQ(y[8], 0.33);          // S23
+    EXPECT_EQ(y[3], sheet * 1.0);   // cos phi
+    EXPECT_EQ(y[4], 0.0);
+    EXPECT_EQ(y[9], 2.0);
+  }
+}
+
+TEST(DiscJunction, MapsAreOrthogonalAndInverseOnBothSheets) {
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> angle(-kPi, kPi);
+  for (int k = 0; k < 1000; ++k) {
+    const int sheet = (k & 1) ? 1 : -1;
+    const PlateState s = random_plate(rng, sheet);
+    const double theta = angle(rng);
+    double y[10];
+    plate_to_rim(s, theta, y);
+    EXPECT_NEAR(y[0] * y[0] + y[1] * y[1] + y[2] * y[2], plate_k1(s), kMapRoundOff);
+    EXPECT_NEAR(y[6] * y[6] + y[7] * y[7] + y[8] * y[8], plate_k2(s), kMapRoundOff);
+    const PlateState b = rim_to_plate(y, theta, 1.0);
+    EXPECT_EQ(b.sheet, sheet);
+    EXPECT_NEAR(b.u.x, s.u.x, kMapRoundOff);
+    EXPECT_NEAR(b.u.y, s.u.y, kMapRoundOff);
+    EXPECT_EQ(b.u3, s.u3);
+    EXPECT_EQ(b.z, s.z);
+    EXPECT_NEAR(b.A12, s.A12, kMapRoundOff);
+    EXPECT_NEAR(b.A13, s.A13, kMapRoundOff);
+    EXPECT_NEAR(b.A23, s.A23, kMapRoundOff);
+    EXPECT_NEAR(norm(b.p), 1.0, kMapRoundOff);
+    // outward on the plate (u.n > 0) is inward on N^c on either sheet: phi' = v1 / r points away
+    // from the junction (phi grows from 0, falls from pi)
+    const Vec2 n = rim_normal(theta);
+    EXPECT_EQ(dot(s.u, n) > 0.0, y[3] * y[0] > 0.0);
+  }
+}
+
+TEST(DiscJunction, ChordEndsOnTheCircle) {
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> d(-1.0, 1.0);
+  for (int k = 0; k < 1000; ++k) {
+    const Vec2 p = {0.6 * d(rng), 0.6 * d(rng)}, u = {d(rng), d(rng)};
+    const double t = time_to_rim(p, u, 1.0, false);
+    EXPECT_GT(t, 0.0);
+    EXPECT_NEAR(norm(p + t * u), 1.0, 1e-14);
+    // from the rim point it reached, reversed, it comes back to the rim through p
+    const Vec2 q = p + t * u;
+    EXPECT_NEAR(time_to_rim(q, -u, 1.0, true), t + time_to_rim(p, -u, 1.0, false), 1e-13);
+    EXPECT_EQ(time_to_rim(q, u, 1.0, true), 0.0);  // moving outward on the rim: enters N^c at once
+  }
+  EXPECT_TRUE(std::isinf(time_to_rim({0.1, 0.2}, {0.0, 0.0}, 1.0, false)));
+}
+
+TEST(RollDisc, EnergiesExactToRoundOffOverLongRuns) {
+  const json init = {{"x1", 0.1}, {"x2", -0.2}, {"z", 0.0}, {"v1", 0.8}, {"v2", 0.5}, {"v3", 0.3},
+                     {"S12", -0.4}, {"S13", 0.2}, {"S23", 0.6}};
+  for (double g : {0.0, 1.0}) {
+    TrajectoryResult res;
+    const Log log = run_config(disc_config(0.1, 0.5, g, init, {{"max_events", 2000}}), &res);
+    ASSERT_EQ(res.status, Status::finished);
+    ASSERT_EQ(res.events, 2000u);
+    const State3D& s0 = log.events.front().state;
+    const double k1_0 = row_k1(s0), k2_0 = row_k2(s0), z0 = log.events.front().x.z;
+    double e1 = 0.0, e2 = 0.0;
+    for (const auto& ev : log.events) {
+      e1 = std::fmax(e1, std::fabs(row_k1(ev.state) - k1_0) / k1_0);
+      // relative to the kinetic energy now or at the start, whichever is larger (as energy_error)
+      const double scale = std::fmax(row_k1(ev.state) + row_k2(ev.state), k1_0 + k2_0);
+      e2 = std::fmax(e2, std::fabs(row_k2(ev.state) + 2.0 * g * (ev.x.z - z0) - k2_0) / scale);
+    }
+    std::cout << "g_eff = " << g << ": " << log.events.size() << " rows, 2000 rim passages, t_end = " << res.t_end
+              << ", max rel. defect E1 " << e1 << ", E2 + g x3 " << e2 << ", energy_error " << res.energy_error
+              << ", z in [" << res.z_min << ", " << res.z_max << "]\n";
+    EXPECT_LT(e1, kEnergyRoundOff);
+    EXPECT_LT(e2, kEnergyRoundOff);
+    EXPECT_LT(res.energy_error, kEnergyRoundOff);
+  }
+}
+
+TEST(RollDisc, TimeReversalRecoversTheStart) {
+  const DiscRollModel m{1.0, 0.1, 0.5, 1.0};
+  const PlateState s0 = {1, {0.2, -0.1}, {0.7, 0.45}, 0.4, 0.0, -0.3, 0.25, 0.8};
+  DiscRollOptions opt{INFINITY, 20, 1e-9, 1.0, 1e-12, 1e-12, 1000000};
+  DiscardSink sink;
+  DiscRollEnd fwd;
+  const TrajectoryResult a = run_roll4_disc(m, s0, opt, sink, &fwd);
+  ASSERT_EQ(a.status, Status::finished);
+  ASSERT_EQ(a.events, 20u);
+  ASSERT_TRUE(fwd.on_plate);
+  PlateState back = fwd.state;
+  back.u = -back.u;
+  back.u3 = -back.u3;
+  back.A12 = -back.A12;
+  back.A13 = -back.A13;
+  back.A23 = -back.A23;
+  opt.t_max = a.t_end;
+  opt.max_events = UINT64_MAX;
+  DiscRollEnd rev;
+  const TrajectoryResult b = run_roll4_disc(m, back, opt, sink, &rev);
+  ASSERT_EQ(b.status, Status::finished);
+  EXPECT_EQ(b.events, 20u);
+  ASSERT_TRUE(rev.on_plate);
+  const PlateState& e = rev.state;
+  const double err = std::fmax(
+      std::fmax(std::fmax(norm(e.p - s0.p), norm(e.u + s0.u)), std::fmax(std::fabs(e.z - s0.z), std::fabs(e.u3 + s0.u3))),
+      std::fmax(std::fabs(e.A12 + s0.A12), std::fmax(std::fabs(e.A13 + s0.A13), std::fabs(e.A23 + s0.A23))));
+  std::cout << "time reversal after 20 rim passages (t = " << a.t_end << "): max state error " << err << "\n";
+  EXPECT_EQ(e.sheet, s0.sheet);
+  EXPECT_LT(err, kReversal);
+}
+
+// ---- Theorem 8 / Eq. (13): r -> 0, beta = pi eta, g_noslip = g_eff, same R ----
+// The flat parts of N_r are the disc of radius R and the curved part shrinks onto its rim, so
+// the no-slip table is cylinder:disc with the same R; a flat-part state (u, w = (S23, -S13,
+// S12)) is the no-slip state. Every rim passage takes O(r) time and moves the centre by
+// O(r), so the position after a fixed time T differs by O(r).
+
+const double kLimitRadii[] = {0.1, 0.05, 0.025, 0.0125, 1e-3};
+
+TEST(Theorem8, RollingDiscConvergesToTheNoSlipCylinderDisc) {
+  const double eta = 0.5, g = 1.0, T = 6.0;
+  const double x1 = 0.2, x2 = -0.1, z0 = 0.0, v1 = 0.7, v2 = 0.45, v3 = 0.4, S12 = -0.3, S13 = 0.25, S23 = 0.8;
+  json ns = {{"system", "cylinder:disc"}, {"parameters", {{"R", 1.0}, {"beta", kPi * eta}, {"g", g}}},
+             {"initial", {{"start", "interior"}, {"x", x1}, {"y", x2}, {"z", z0}, {"vx", v1}, {"vy", v2},
+                          {"vz", v3}, {"wx", S23}, {"wy", -S13}, {"wz", S12}}},
+             {"stop", {{"t_max", T}}}};
+  TrajectoryResult ref;
+  const Log ref_log = run_config(ns, &ref);
+  const Vec3 xr = ref_log.events.back().x;
+  std::cout << "roll4:disc vs no-slip cylinder:disc: R = 1, eta = " << eta << " (beta = pi eta), g_eff = g_noslip = "
+            << g << ", T = " << T << ", start x = (0.2, -0.1, 0), v = (0.7, 0.45, 0.4), S12 = -0.3, S13 = 0.25, "
+            << "S23 = 0.8; no-slip: " << ref.events << " impacts, x(T) = (" << xr.x << ", " << xr.y << ", " << xr.z
+            << ")\n";
+  std::cout << "         r   |dx(T)|      ratio  |dx|/r   |dz(T)|     events\n";
+  std::vector<double> errs;
+  for (double r : kLimitRadii) {
+    const json init = {{"x1", x1}, {"x2", x2}, {"z", z0}, {"v1", v1}, {"v2", v2}, {"v3", v3},
+                       {"S12", S12}, {"S13", S13}, {"S23", S23}};
+    TrajectoryResult res;
+    const Log log = run_config(disc_config(r, eta, g, init, {{"t_max", T}}), &res);
+    ASSERT_EQ(res.status, Status::finished) << r;
+    const Vec3 x = log.events.back().x;
+    const double err = norm(x - xr);
+    const double ratio = errs.empty() ? NAN : errs.back() / err;
+    std::cout << std::setw(10) << r << "  " << std::scientific << std::setprecision(3) << err << std::defaultfloat
+              << std::setprecision(4) << "  " << std::setw(6) << ratio << "  " << std::setw(6) << err / r << "  "
+              << std::scientific << std::setprecision(3) << std::fabs(x.z - xr.z) << std::defaultfloat << "  "
+              << std::setw(4) << res.events << "\n";
+    if (!errs.empty()) {
+      EXPECT_LT(err, errs.back()) << "r " << r;
+    }
+    if (r <= 0.025) {
+      EXPECT_LT(err, kLimitSlope * r) << "r " << r;
+    }
+    if (r <= 0.025) {
+      EXPECT_EQ(res.events, ref.events) << "r " << r;
+    }
+    errs.push_back(err);
+  }
+  EXPECT_GT(errs[2] / errs[3], 1.6);  // halving r from 0.025 to 0.0125 roughly halves the error
+  EXPECT_LT(errs[2] / errs[3], 2.5);
+}
+
+// ---- Figures 19-20: caustics and bounded height ----
+// R = 1, r = 0.1, g = 1 (the paper's effective value), S21 = -0.61, S31 = 0, S32 = 1, i.e.
+// S12 = 0.61, S13 = 0, S23 = -1, v = (-0.2, 1, 0) and (-2, 1, 0); eta = 0.5 (uniform 4-ball).
+// The paper gives neither eta nor the starting point. Along the line x2 = 0 the height stays
+// within 2 of the start over t = 200 only in a window around x1 = -0.715 (found by a scan of
+// 401 starting points, examples/figure20.json), and there the two caustics collapse (gap
+// ~1e-3), while elsewhere they stay apart (gap ~0.1-0.2) and the ball falls: the relation the
+// paper observes. Started from the rim point (1, 0) the same velocities fall.
+constexpr double kBoundedStart = -0.715;
+constexpr double kCollapsedGap = 5e-3;
+constexpr double kOpenGap = 0.1;
+
+json figure20(double r, double x1, double v1, double t_max) {
+  const json init = {{"x1", x1}, {"x2", 0.0}, {"z", 0.0}, {"v1", v1}, {"v2", 1.0}, {"v3", 0.0},
+                     {"S12", 0.61}, {"S13", 0.0}, {"S23", -1.0}};
+  json c = disc_config(r, 0.5, 1.0, init, {{"t_max", t_max}});
+  c["options"] = {{"bounded_depth", 2.0}};
+  return c;
+}
+
+TEST(Figure20, BoundedHeightComesWithCollapsedCaustics) {
+  for (double v1 : {-0.2, -2.0}) {
+    for (double x1 : {kBoundedStart, 1.0}) {
+      TrajectoryResult res;
+      run_config(figure20(0.1, x1, v1, 200.0), &res);
+      std::cout << "Figure 20, start (" << x1 << ", 0), v = (" << v1 << ", 1, 0, 0), r = 0.1, t = 200: " << res.events
+                << " rim passages, z in [" << res.z_min << ", " << res.z_max << "], z_drift " << res.z_drift
+                << ", rho_even " << res.rho_even << ", rho_odd " << res.rho_odd << ", caustic_gap " << res.caustic_gap
+                << ", energy_error " << res.energy_error << "\n";
+      ASSERT_EQ(res.status, Status::finished);
+      if (x1 == kBoundedStart) {
+        EXPECT_EQ(res.bounded, 1.0);
+        EXPECT_LT(res.caustic_gap, kCollapsedGap);
+      } else {
+        EXPECT_EQ(res.bounded, 0.0);
+        EXPECT_GT(res.caustic_gap, kOpenGap);
+      }
+    }
+  }
+}
+
+TEST(Figure20, ChordsTendToTheNoSlipCausticsAsRGoesToZero) {
+  for (double v1 : {-0.2, -2.0}) {
+    TrajectoryResult small, ns;
+    run_config(figure20(1e-3, 1.0, v1, 50.0), &small);
+    // leaving the wall at (1, 0): nu = -e1, tau = J nu = -e2, so (v1, 1) = speed (cos a nu + sin a tau)
+    json nc = {{"system", "cylinder:disc"}, {"parameters", {{"R", 1.0}, {"beta", 0.5 * kPi}, {"g", 1.0}}},
+               {"initial", {{"start", "boundary"}, {"boundary_s", 0.0}, {"z", 0.0}, {"angle", std::atan2(-1.0, -v1)},
+                            {"speed", std::hypot(v1, 1.0)}, {"vz", 0.0}, {"wx", -1.0}, {"wy", 0.0}, {"wz", 0.61}}},
+               {"stop", {{"t_max", 50.0}}}};
+    run_config(nc, &ns);
+    std::cout << "v = (" << v1 << ", 1) from (1, 0), r = 1e-3: rho_even " << small.rho_even << ", rho_odd "
+              << small.rho_odd << "; no-slip cylinder:disc: rho_even " << ns.rho_even << ", rho_odd " << ns.rho_odd
+              << "\n";
+    EXPECT_NEAR(small.rho_even, ns.rho_even, kCausticLimit);
+    EXPECT_NEAR(small.rho_odd, ns.rho_odd, kCausticLimit);
+  }
+}
+
+// ---- stop rules ----
+
+TEST(RollDisc, StartOutsideTheDiscIsMaskedAndPureFallEscapes) {
+  TrajectoryResult res;
+  run_config(disc_config(0.1, 0.5, 1.0, {{"x1", 0.9}, {"x2", 0.5}}, {{"t_max", 1.0}}), &res);
+  EXPECT_EQ(res.status, Status::masked);
+  run_config(disc_config(0.1, 0.5, 1.0, {{"v1", 0.0}, {"v3", 1.0}}, {{"max_events", 3}}), &res);
+  EXPECT_EQ(res.status, Status::escaped);
+  run_config(disc_config(0.1, 0.5, 1.0, {{"v1", 0.0}, {"v3", 1.0}}, {{"t_max", 4.0}}), &res);
+  EXPECT_EQ(res.status, Status::finished);
+  EXPECT_NEAR(res.z_final, 4.0 - 8.0, 1e-14);  // z = v3 t - g t^2 / 2
+  EXPECT_NEAR(res.z_max, 0.5, 1e-14);
+}
+
+TEST(RollDisc, StepBudgetExhaustedIsAnIntegratorFailure) {
+  json c = disc_config(0.1, 0.5, 1.0, {{"v1", 1.0}, {"v2", 0.3}}, {{"max_events", 100}});
+  c["options"] = {{"max_steps", 50}};
+  TrajectoryResult res;
+  run_config(c, &res);
+  EXPECT_EQ(res.status, Status::integrator_failure);
+  EXPECT_GT(res.events, 0u);
+  EXPECT_LT(res.events, 100u);
+}
+
+}  // namespace
+}  // namespace skipstone
