@@ -6,6 +6,7 @@
 
 #include "atomic_file.hpp"
 #include "backend.hpp"
+#include "checkpoint.hpp"
 #include "cli_args.hpp"
 #include "commands.hpp"
 #include "config.hpp"
@@ -31,6 +32,10 @@ const char* const kRunHelp =
     "  --chunk N          trajectories per chunk (default: from free device memory)\n"
     "  --shard I/N        run only shard I of N (0 <= I < N: whole blocks of 4096 trajectories)\n"
     "                     and write a partial result to DIR; combine with skipstone merge\n"
+    "  --resume           continue an interrupted run from DIR/.checkpoint (same config and\n"
+    "                     options); the outputs are identical to an uninterrupted run\n"
+    "  --no-checkpoint    do not save finished chunks to DIR/.checkpoint (saved by default when\n"
+    "                     the scan has more than one chunk; removed when the run completes)\n"
     "  --quiet            no progress on stderr\n";
 
 namespace {
@@ -48,10 +53,20 @@ int parse_positive_int(const ParsedArgs& a, const std::string& key, long long fa
   }
 }
 
+void print_summary(const RunConfig& rc, const ScanResult& res, const std::filesystem::path& dir) {
+  std::cout << "wrote " << rc.observables.size() << " observables for " << rc.spec.count << " trajectories to "
+            << dir.string() << "/ (meta.json, *.npy" << (!rc.spec.random && rc.axes.size() == 2 ? ", *.png" : "")
+            << ") in " << res.wall_seconds << " s\nstatus:";
+  for (int s = 0; s < kStatusCount; ++s)
+    if (res.status_counts[s]) std::cout << " " << status_name(static_cast<Status>(s)) << "=" << res.status_counts[s];
+  std::cout << "\n";
+}
+
 }  // namespace
 
 int run_command(const std::vector<std::string>& args, const std::string& command_line) {
-  const ParsedArgs a = parse_args(args, {"--out", "--backend", "--threads", "--chunk", "--shard"}, {"--quiet", "--help"});
+  const ParsedArgs a = parse_args(args, {"--out", "--backend", "--threads", "--chunk", "--shard"},
+                                  {"--quiet", "--help", "--resume", "--no-checkpoint"});
   if (a.flags.count("--help")) {
     std::cout << kRunHelp;
     return 0;
@@ -64,6 +79,8 @@ int run_command(const std::vector<std::string>& args, const std::string& command
   const std::uint64_t chunk = static_cast<std::uint64_t>(parse_positive_int(a, "--chunk", 0));
   const std::optional<Shard> shard =
       a.values.count("--shard") ? std::optional<Shard>(parse_shard(a.values.at("--shard"))) : std::nullopt;
+  if (a.flags.count("--resume") && a.flags.count("--no-checkpoint"))
+    throw UsageError("--resume and --no-checkpoint exclude each other");
 
   const RunConfig rc = load_config_file(a.positional[0]);  // ConfigError -> exit 2 in main
   BackendChoice backend;
@@ -77,6 +94,11 @@ int run_command(const std::vector<std::string>& args, const std::string& command
   options.quiet = quiet;
   if (shard) options.range = shard_range(rc.spec.count, *shard);
   prepare_output_dir(dir, shard ? estimated_partial_bytes(rc, options.range->size()) : estimated_output_bytes(rc));
+  std::optional<Checkpoint> checkpoint;
+  if (!a.flags.count("--no-checkpoint")) {
+    checkpoint.emplace(dir, rc, options.range.value_or(TrajectoryRange{0, rc.spec.count}), a.flags.count("--resume") > 0);
+    options.checkpoint = &*checkpoint;
+  }
   if (!quiet) std::cerr << "skipstone run: " << rc.system.name << ", " << rc.spec.count << " trajectories on " << backend.description << "\n";
   RangeResult range = run_scan_range(rc, backend, options);
   const std::uint64_t chunk_size = scan_chunk_size(rc, backend, chunk);
@@ -85,18 +107,12 @@ int run_command(const std::vector<std::string>& args, const std::string& command
     std::cout << "wrote shard " << shard->index << "/" << shard->count << " (trajectories " << range.range.first << " to "
               << range.range.end << " of " << rc.spec.count << ") to " << dir.string()
               << "/; combine the shards with skipstone merge\n";
-    return 0;
+  } else {
+    const ScanResult res = scan_result(std::move(range), chunk_size);
+    write_outputs(dir, rc, res, run_metadata(rc, res, backend, command_line));
+    print_summary(rc, res, dir);
   }
-  const ScanResult res = scan_result(std::move(range), chunk_size);
-  const nlohmann::json meta = run_metadata(rc, res, backend, command_line);
-  write_outputs(dir, rc, res, meta);
-
-  std::cout << "wrote " << rc.observables.size() << " observables for " << rc.spec.count << " trajectories to "
-            << dir.string() << "/ (meta.json, *.npy" << (!rc.spec.random && rc.axes.size() == 2 ? ", *.png" : "")
-            << ") in " << res.wall_seconds << " s\nstatus:";
-  for (int s = 0; s < kStatusCount; ++s)
-    if (res.status_counts[s]) std::cout << " " << status_name(static_cast<Status>(s)) << "=" << res.status_counts[s];
-  std::cout << "\n";
+  if (checkpoint) checkpoint->remove();
   return 0;
 }
 

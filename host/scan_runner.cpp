@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iostream>
 #include <stdexcept>
 
+#include "checkpoint.hpp"
 #include "progress.hpp"
 
 namespace skipstone {
@@ -22,6 +24,13 @@ RangeResult run_scan_range(const RunConfig& rc, const BackendChoice& backend, co
   const std::uint64_t chunk = scan_chunk_size(rc, backend, options.chunk_override);
 
   std::vector<RangeResult> finished;
+  if (options.checkpoint) finished = options.checkpoint->load_finished();
+  if (!finished.empty() && !options.quiet) {
+    std::uint64_t saved = 0;
+    for (const RangeResult& f : finished) saved += f.range.size();
+    std::cerr << "resuming: " << finished.size() << " chunks (" << saved << " trajectories) loaded from "
+              << options.checkpoint->dir().string() << "\n";
+  }
   RangeResult acc = empty_range_result(rc, range.first);
   for (auto& [name, v] : acc.values) v.reserve(values_per_trajectory(name) * range.size());
 
@@ -39,6 +48,8 @@ RangeResult run_scan_range(const RunConfig& rc, const BackendChoice& backend, co
       run_chunk(backend.backend, rc.spec, first, n, buf.data());
       RangeResult part = reduce_chunk(rc, first, buf.data(), n);
       part.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      // The chunk that completes the range is not saved: the final outputs follow at once.
+      if (options.checkpoint && first + n < range.end) options.checkpoint->save(part);
       append_range(acc, std::move(part));
     }
     progress.update(acc.range.end - range.first);

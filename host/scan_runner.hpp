@@ -18,6 +18,8 @@
 
 namespace skipstone {
 
+class Checkpoint;
+
 // A whole scan, ready for the writers.
 struct ScanResult {
   std::map<std::string, std::vector<double>> maps;  // annulus_axis holds 3 values per trajectory
@@ -32,6 +34,7 @@ struct ScanOptions {
   std::uint64_t chunk_override = 0;   // 0: options.chunk_size, else from free device memory
   bool quiet = false;
   std::optional<TrajectoryRange> range;  // a run of whole blocks; absent: the whole scan
+  Checkpoint* checkpoint = nullptr;       // optional: load saved chunks, save finished ones
 };
 
 // The chunk size a run uses: a whole number of statistics blocks, at most the scan rounded up.
