@@ -66,7 +66,7 @@ struct NoSlipStart {
 template <class V>
 struct NoSlipObservers {
   HeightStats h;  // sampled at events
-  double e0, max_err;
+  double e0, inv_k0, max_err;  // inv_k0 = 1 / (2 E0)
   bool have_chord;
   V chord_start;
   std::uint64_t chord_index;
@@ -111,6 +111,7 @@ struct NoSlipStepper {
     status = Status::finished;
     ob.h.start(height(x));
     ob.e0 = 0.5 * (dot(st.u, st.u) + spin_sq(st));  // kinetic energy; potential counted from z0
+    ob.inv_k0 = 1.0 / (2.0 * ob.e0);
     ob.max_err = 0.0;
     ob.have_chord = s0.part >= 0;
     ob.chord_start = x;
@@ -143,10 +144,13 @@ struct NoSlipStepper {
       ++events;
       if ((events % kRescalePeriod) == 0 && k_target > 0.0) {
         const double k_after = dot(st.u, st.u) + spin_sq(st);
-        rescale(st, 1.0 - 0.5 * (k_after - k_target) / k_target);
+        const double inv_target = kGravity ? 1.0 / k_target : ob.inv_k0;
+        rescale(st, 1.0 - 0.5 * (k_after - k_target) * inv_target);
       }
-      const double scale = k_target > 2.0 * ob.e0 ? k_target : 2.0 * ob.e0;
-      const double err = fabs(k_before - k_target) / scale;
+      // relative to the larger of the current and the initial kinetic energy; without gravity
+      // both are 2 E0, whose inverse is known (no division next to the chain's)
+      const double inv_scale = kGravity ? 1.0 / (k_target > 2.0 * ob.e0 ? k_target : 2.0 * ob.e0) : ob.inv_k0;
+      const double err = fabs(k_before - k_target) * inv_scale;
       ob.max_err = err > ob.max_err ? err : ob.max_err;
       ob.h.sample(t, height(x));
       if (opt.caustics) {
@@ -205,6 +209,7 @@ struct NoSlipStepper {
       sink.on_event(t, x, st, hit.nu);
       return finish(Status::corner);
     }
+    if constexpr (has_settle<Table, V>::value) x = table.settle(x, hit.part);
     last = hit.part;
     nu = hit.nu;
     pending = true;

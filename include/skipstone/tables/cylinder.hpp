@@ -14,6 +14,12 @@ struct CylinderTable {
     const Hit<Vec2> h = section.next_hit(Vec2{x.x, x.y}, Vec2{u.x, u.y}, 0.0, last, t_limit);
     return {h.kind, h.t, {h.nu.x, h.nu.y, 0.0}, h.part};
   }
+  // The cross-section's settle() acts on the horizontal part of the position.
+  template <class S = Section, class = std::enable_if_t<has_settle<S, Vec2>::value>>
+  SKIPSTONE_HD Vec3 settle(Vec3 x, int part) const {
+    const Vec2 h = section.settle(Vec2{x.x, x.y}, part);
+    return {h.x, h.y, x.z};
+  }
 };
 
 }  // namespace skipstone

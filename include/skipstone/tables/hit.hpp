@@ -1,6 +1,9 @@
 // What a table reports about the next collision of a free flight (MODELS.md section 2), and
 // the flight itself: x(t) = x + u t + a t^2 / 2 with a constant acceleration a.
 #pragma once
+#include <type_traits>
+#include <utility>
+
 #include "skipstone/vec.hpp"
 
 namespace skipstone {
@@ -35,14 +38,30 @@ SKIPSTONE_HD SKIPSTONE_INLINE Vec3 flight_position(Vec3 x, Vec3 u, Vec3 a, doubl
   return {x.x + t * (u.x + 0.5 * t * a.x), x.y + t * (u.y + 0.5 * t * a.y), x.z + t * (u.z + 0.5 * t * a.z)};
 }
 
-// Inward unit normal -p/|p| of a sphere or circle of radius R at a point p on it. p is on the
-// wall up to round-off, so -p/R is unit to O(eps); one Newton step for 1/sqrt(|n|^2) brings it
-// to O(eps^2) without a square root or division on the impact-to-impact dependency chain.
+// Inward unit normal -p/|p| of a sphere or circle of radius R = 1/inv_R at a point p on it.
+// p is on the wall up to O(eps) and the error does not accumulate, because every flight starts
+// from a position settled onto the wall (the tables' settle()), so -p/R is unit to O(eps)
+// with one multiplication on the impact-to-impact dependency chain.
 template <class V>
-SKIPSTONE_HD SKIPSTONE_INLINE V unit_inward_normal(V p, double R) {
-  const V n = (-1.0 / R) * p;
-  return (1.5 - 0.5 * dot(n, n)) * n;
+SKIPSTONE_HD SKIPSTONE_INLINE V round_wall_inward_normal(V p, double inv_R) {
+  return (-inv_R) * p;
 }
+
+// A point within O(eps) of a sphere or circle of radius 1/inv_R, moved onto it to O(eps^2):
+// one Newton step for 1/sqrt(|p|^2 / R^2), no square root or division.
+template <class V>
+SKIPSTONE_HD SKIPSTONE_INLINE V settle_on_round_wall(V p, double inv_R) {
+  return (1.5 - 0.5 * dot(p, p) * (inv_R * inv_R)) * p;
+}
+
+// Whether a table moves the contact point of a hit onto its wall (settle(x, part)) before the
+// next flight starts there. Tables whose hit points are recomputed from the wall itself at
+// every flight (polygons, strips, conic root solves) do not need to.
+template <class Table, class V, class = void>
+struct has_settle : std::false_type {};
+template <class Table, class V>
+struct has_settle<Table, V, std::void_t<decltype(std::declval<const Table&>().settle(std::declval<V>(), 0))>>
+    : std::true_type {};
 
 // Longest time a flight can stay inside a bounded region of diameter `diam` when the
 // acceleration along -y (or -z) is g: the height cannot fall by more than diam. Padded by 1%.
