@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <sstream>
 
@@ -377,16 +378,21 @@ RunConfig parse_config(const json& j) {
   return rc;
 }
 
-RunConfig load_config_file(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError("(file)", "cannot open config file " + path.string());
+RunConfig parse_config_text(const std::string& text) {
   json j;
   try {
-    in >> j;
+    j = json::parse(text);
   } catch (const json::exception& e) {  // syntax errors and numbers that overflow a double
     throw ConfigError("(file)", std::string("not valid JSON: ") + e.what());
   }
   return parse_config(j);
+}
+
+RunConfig load_config_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError("(file)", "cannot open config file " + path.string());
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return parse_config_text(text);
 }
 
 }  // namespace skipstone

@@ -34,7 +34,9 @@ struct RunConfig {
 };
 
 RunConfig parse_config(const nlohmann::json& j);
-// Reads and parses a file; JSON syntax errors become ConfigError at key "(file)".
+// Parses JSON text; syntax errors become ConfigError at key "(file)".
+RunConfig parse_config_text(const std::string& text);
+// Reads and parses a file (parse_config_text).
 RunConfig load_config_file(const std::filesystem::path& path);
 
 }  // namespace skipstone

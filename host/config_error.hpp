@@ -8,10 +8,27 @@
 
 namespace skipstone {
 
+// A key path as printed: control characters (a key may hold any JSON string, NUL included,
+// which would cut the message short) written as JSON escapes \uXXXX.
+inline std::string printable_key(const std::string& key) {
+  std::string out;
+  for (unsigned char c : key) {
+    if (c >= 0x20 && c != 0x7f) {
+      out += static_cast<char>(c);
+      continue;
+    }
+    static const char* const kHex = "0123456789abcdef";
+    out += "\\u00";
+    out += kHex[c >> 4];
+    out += kHex[c & 15];
+  }
+  return out;
+}
+
 class ConfigError : public std::runtime_error {
  public:
   ConfigError(const std::string& key, const std::string& what)
-      : std::runtime_error("config error: " + key + ": " + what), key_(key) {}
+      : std::runtime_error("config error: " + printable_key(key) + ": " + what), key_(printable_key(key)) {}
   const std::string& key() const { return key_; }
 
  private:
