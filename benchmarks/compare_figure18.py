@@ -2,9 +2,9 @@
 # Part of the skipstone benchmarks (benchmarks/run_all.sh); details in the docstring below.
 """Figure-18 comparison of skipstone with the SciPy DOP853 baseline (scipy_figure18.py).
 
-Evaluates the SciPy sample points with skipstone (skipstone_throughput --figure18-points, one
+Evaluates the SciPy sample points with skipstone (skipstone_figure18_points, one
 single-trajectory config per point) at the benchmark tolerances (rtol = atol = 1e-11, as in the
-256 x 256 throughput grid) and once more at rtol = atol = 1e-13 (a cross-check of the
+256 x 256 grid of `skipstone bench`) and once more at rtol = atol = 1e-13 (a cross-check of the
 reference), then reports
   * exit-side agreement and max/median |exit_time difference| SciPy vs skipstone over the
     points where both exited on the same side;
@@ -13,11 +13,11 @@ reference), then reports
     whether skipstone's accuracy is equal or better;
   * points whose exit times differ by more than 1e-6 (a different exit, not integration error),
     with the crossings of phi = 0 and phi = pi along a tight non-terminal SciPy solution;
-  * trajectories/s ratios: skipstone CPU backend on the full grid (from the throughput JSON;
+  * trajectories/s ratios: skipstone CPU backend on the full grid (from the `skipstone bench` JSON;
     over unmasked points, and over all grid points) / SciPy, and the same sample evaluated one
     trajectory at a time on 1 thread / SciPy (1 thread).
 
-Usage: compare_figure18.py --scipy S.json --throughput T.json --binary PATH [--out C.json]
+Usage: compare_figure18.py --scipy S.json --bench B.json --binary PATH [--out C.json]
 (JSON to --out and a summary on stdout; without --out the JSON goes to stdout.)
 """
 import argparse
@@ -33,7 +33,7 @@ def skipstone_points(binary, scipy_path, tol):
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
         path = f.name
     try:
-        subprocess.run([binary, "--figure18-points", scipy_path, "--rtol", str(tol), "--atol", str(tol),
+        subprocess.run([binary, scipy_path, "--rtol", str(tol), "--atol", str(tol),
                         "--out", path], check=True)
         with open(path) as f:
             return json.load(f)
@@ -105,15 +105,15 @@ def diagnose(v2, S12, t_skipstone, t_scipy):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scipy", required=True)
-    ap.add_argument("--throughput", required=True)
-    ap.add_argument("--binary", required=True, help="path of skipstone_throughput")
+    ap.add_argument("--bench", required=True, help="JSON of skipstone bench")
+    ap.add_argument("--binary", required=True, help="path of skipstone_figure18_points")
     ap.add_argument("--tol", type=float, default=1e-11, help="skipstone rtol = atol (the benchmark's)")
     ap.add_argument("--out")
     args = ap.parse_args()
 
     with open(args.scipy) as f:
         sp = json.load(f)
-    with open(args.throughput) as f:
+    with open(args.bench) as f:
         tp = json.load(f)
     pts = sp["points"]
     cpp = skipstone_points(args.binary, args.scipy, args.tol)
@@ -155,13 +155,13 @@ def main():
             "skipstone_1e-13_exit_time": cpp_tight["points"][i]["exit_time"], "exit_side": p["exit_side"],
             "diagnosis": diagnose(p["v2"], p["S12"], c["exit_time"], p["exit_time"])})
 
-    f18 = tp["benchmarks"]["figure18"]["backend_all_threads"]
+    f18 = tp["benchmarks"]["figure18"]["backend"]
     scipy_rate = sp["trajectories_per_second"]
     res["rates"] = {
         "scipy_trajectories_per_second": scipy_rate,
         "skipstone_grid_unmasked_trajectories_per_second": f18["unmasked_points"]["median"],
         "skipstone_grid_all_points_trajectories_per_second": f18["all_points"]["median"],
-        "skipstone_threads": f18["threads"],
+        "skipstone_threads": f18.get("threads"),
         "ratio_grid_unmasked_over_scipy": f18["unmasked_points"]["median"] / scipy_rate,
         "ratio_grid_all_points_over_scipy": f18["all_points"]["median"] / scipy_rate,
         "skipstone_sample_1_thread_trajectories_per_second": cpp["trajectories_per_second_1_thread"]["median"],

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # Part of the skipstone benchmarks (benchmarks/run_all.sh); details in the docstring below.
-"""NumPy baseline for the no-slip disc benchmark (compared with skipstone_throughput's disc).
+"""NumPy baseline for the no-slip disc benchmark (compared with the disc of `skipstone bench`).
 
 The same map as the C++ kernel on the unit disc, vectorised over N trajectories (state arrays),
 looping over impacts: chord time t = -2 x.u/|u|^2, move, inward normal nu = -x/|x|,

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Runs every benchmark and writes benchmarks/RESULTS.md: builds skipstone and
-# skipstone_throughput (scripts/setup.sh, into build/ or $SKIPSTONE_BUILD_DIR), runs the C++
-# throughput benchmarks, the NumPy disc baseline, the SciPy Figure-18 baseline and the
-# Figure-18 comparison, then formats the table. Raw JSON goes to $BUILD/bench-results/.
+# skipstone_figure18_points (scripts/setup.sh, into build/ or $SKIPSTONE_BUILD_DIR), runs
+# `skipstone bench --backend cpu` and `skipstone bench --scaling --backend cpu` (sizes up to
+# $BENCH_SCALING_MAX trajectories, default 1e7), the NumPy disc baseline, the SciPy Figure-18
+# baseline and the Figure-18 comparison, then formats the table. Raw JSON goes to
+# $BUILD/bench-results/.
 # Before timing it waits up to $BENCH_IDLE_WAIT seconds (default 45, 0: no wait) for the cores
 # to be idle (busy < 15% over 2 s), since other jobs on the machine distort the figures.
-# The benchmarks themselves take about 75 s on 2 cores; a build after source changes can take
+# The benchmarks themselves take about 4 minutes on 2 idle cores (the scaling run half of it); a build after source changes can take
 # several minutes when nvcc is present (the CUDA backend). The benchmarks use only the CPU
 # backend, so e.g. SKIPSTONE_BUILD_DIR=build-cpu SKIPSTONE_CMAKE_ARGS=-DSKIPSTONE_CUDA=OFF
 # (both passed through to scripts/setup.sh) builds without it.
@@ -13,9 +15,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
 
-scripts/setup.sh --target skipstone skipstone_throughput
+scripts/setup.sh --target skipstone skipstone_figure18_points
 build="${SKIPSTONE_BUILD_DIR:-build}"
-bin="$build/benchmarks/skipstone_throughput"
+skipstone="$build/skipstone"
+points_bin="$build/benchmarks/skipstone_figure18_points"
 raw="$build/bench-results"
 mkdir -p "$raw"
 py=/usr/bin/python3
@@ -44,8 +47,12 @@ quiet="cores ${busy}% busy just before timing (waited ${waited} s of at most ${w
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "run_all: $quiet"
 
-echo "== skipstone_throughput (C++ CPU backend)"
-"$bin" --json "$raw/throughput.json" | tee "$raw/throughput.txt"
+echo "== skipstone bench (C++ CPU backend)"
+"$skipstone" bench --backend cpu --json "$raw/bench.json" | tee "$raw/bench.txt"
+
+echo "== skipstone bench --scaling"
+"$skipstone" bench --scaling --backend cpu --max-trajectories "${BENCH_SCALING_MAX:-1e7}" --reps 3 \
+  --json "$raw/scaling.json" | tee "$raw/scaling.txt"
 
 echo "== NumPy disc baseline"
 "$py" benchmarks/numpy_disc.py >"$raw/numpy_disc.json"
@@ -54,12 +61,12 @@ echo "== SciPy DOP853 Figure-18 baseline"
 "$py" benchmarks/scipy_figure18.py "$raw/scipy_figure18.json" --n 200 --reference 200
 
 echo "== Figure-18 comparison"
-"$py" benchmarks/compare_figure18.py --scipy "$raw/scipy_figure18.json" --throughput "$raw/throughput.json" \
-  --binary "$bin" --out "$raw/compare_figure18.json"
+"$py" benchmarks/compare_figure18.py --scipy "$raw/scipy_figure18.json" --bench "$raw/bench.json" \
+  --binary "$points_bin" --out "$raw/compare_figure18.json"
 
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 if [ -n "$(git status --porcelain 2>/dev/null)" ]; then commit="$commit (working tree with uncommitted changes)"; fi
-"$py" benchmarks/write_results.py --throughput "$raw/throughput.json" --numpy "$raw/numpy_disc.json" \
+"$py" benchmarks/write_results.py --bench "$raw/bench.json" --scaling "$raw/scaling.json" --numpy "$raw/numpy_disc.json" \
   --scipy "$raw/scipy_figure18.json" --compare "$raw/compare_figure18.json" --commit "$commit" \
   --load "$load" --quiet "$quiet" --raw "$raw" --run-seconds "$(( $(date +%s) - start ))" --out benchmarks/RESULTS.md
 echo "wrote benchmarks/RESULTS.md ($(( $(date +%s) - start )) s)"

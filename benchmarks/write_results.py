@@ -1,11 +1,12 @@
 #!/usr/bin/python3
 # Part of the skipstone benchmarks (benchmarks/run_all.sh); details in the docstring below.
 """Writes benchmarks/RESULTS.md from the JSON outputs of one benchmarks/run_all.sh run
-(skipstone_throughput --json, numpy_disc.py, scipy_figure18.py, compare_figure18.py).
+(skipstone bench --json, skipstone bench --scaling --json, numpy_disc.py, scipy_figure18.py,
+compare_figure18.py).
 Reports what was measured; a target that is not reached is marked as missed.
 
-Usage: write_results.py --throughput T.json --numpy N.json --scipy S.json --compare C.json
-                        --commit HASH [--load "1.0 0.5 0.2"] [--raw DIR] --out RESULTS.md
+Usage: write_results.py --bench B.json --scaling SC.json --numpy N.json --scipy S.json
+                        --compare C.json --commit HASH [--load "1.0 0.5 0.2"] [--raw DIR] --out RESULTS.md
 """
 import argparse
 import json
@@ -32,30 +33,65 @@ def spread(s, digits=3):
     return text
 
 
+def rate(entry, name):
+    """The spread of one rate of a bench measurement, with the measurement's CPU utilisation."""
+    r = dict(entry[name])
+    if "cpu_utilisation" in entry:
+        r["cpu_utilisation"] = entry["cpu_utilisation"]
+    return r
+
+
+def scaling_notes(s):
+    """Plain-language reading of the scaling tables: where throughput drops, and why."""
+    notes = []
+    sizes = s["trajectories"]
+    best = max(p["impacts"]["median"] for p in sizes)
+    low = [p for p in sizes if p["impacts"]["median"] < 0.9 * best]
+    if not low:
+        notes.append(f"- Against the number of trajectories the rate stays within 10% of its best ({e(best)}).")
+    for p in low:
+        why = ("too little work per run: each thread has " + f"{p['trajectories'] * s['impacts_per_trajectory'] / p['threads']:.0e}"
+               " impacts, so the fixed cost of a run (waking the threads, the result buffer, the reduction) and the "
+               "uneven split of the last trajectories show") if p["trajectories"] <= 10000 else \
+              (f"the process had {100 * p['cpu_utilisation']:.0f}% of its threads' time (other jobs on the cores)"
+               if p["cpu_utilisation"] < 0.9 else "not explained by load (cpu use near 100%)")
+        notes.append(f"- N = {p['trajectories']:.0e}: {100 * p['impacts']['median'] / best:.0f}% of the best rate; {why}.")
+    th = s.get("threads", [])
+    if len(th) > 1:
+        one = th[0]["impacts"]["median"]
+        for p in th[1:]:
+            eff = p["impacts"]["median"] / (p["threads"] * one)
+            notes.append(f"- {p['threads']} threads: {p['impacts']['median'] / one:.2f}x the 1-thread rate "
+                         f"({100 * eff:.0f}% parallel efficiency) at {100 * p['cpu_utilisation']:.0f}% cpu use"
+                         + ("; the shortfall follows the cpu use, i.e. other jobs took the cores"
+                            if eff < 0.9 and p["cpu_utilisation"] < 0.9 else "") + ".")
+    return notes + [""]
+
+
 def verdict(ok):
     return "**met**" if ok else "**missed**"
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    for k in ("throughput", "numpy", "scipy", "compare", "out", "commit"):
+    for k in ("bench", "scaling", "numpy", "scipy", "compare", "out", "commit"):
         ap.add_argument("--" + k, required=True)
     ap.add_argument("--load", default="")
     ap.add_argument("--raw", default="")
     ap.add_argument("--quiet", default="no wait for idle cores")
     ap.add_argument("--run-seconds", type=float, default=None)
     a = ap.parse_args()
-    tp = json.load(open(a.throughput))
+    tp = json.load(open(a.bench))
+    sc = json.load(open(a.scaling))
     npd = json.load(open(a.numpy))
     sp = json.load(open(a.scipy))
     cmp_ = json.load(open(a.compare))
 
     b = tp["benchmarks"]
-    disc, cyl, f18 = b["disc"], b["cylinder_disc_gravity"], b["figure18"]
-    thr = disc["backend_all_threads"]["threads"]
-    d_all = disc["backend_all_threads"]["median"]
-    d_one = disc.get("backend_1_thread", {}).get("median")
-    d_sc = disc["scalar_loop_1_thread"]["median"]
+    disc, cyl, f18, r4 = b["disc"], b["cylinder_disc_gravity"], b["figure18"], b["roll4_disc_gravity"]
+    thr = disc["backend"]["threads"]
+    d_all = disc["backend"]["impacts"]["median"]
+    d_one = disc["backend_1_thread"]["impacts"]["median"] if "backend_1_thread" in disc else None
     np_rate = npd["impacts_per_second"]["median"]
     over_np = d_all / np_rate
     over_np_1 = d_one / np_rate if d_one else None
@@ -69,6 +105,7 @@ def main():
     axes = f18_cfg["scan"]["axes"]
     grid = " x ".join(str(ax["n"]) for ax in axes)
     m = tp["machine"]
+    pk = m["cpu_fp64_peak_measured"]
 
     L = []
     L.append("# Benchmark results")
@@ -77,7 +114,11 @@ def main():
              "measurement of that run, nothing is edited by hand.")
     L.append("")
     L.append(f"- Date: {tp['date']}")
-    L.append(f"- Machine: {m['cpu_model']}, {m['nproc']} cores (nproc); CPU backend with {thr} OpenMP threads")
+    L.append(f"- Machine: {m['cpu_model']}, {m['cores']} cores; CPU backend with {thr} OpenMP threads; measured "
+             f"FP64 FMA peak ({pk['isa']}) {e(pk['flops_1_thread'])} flop/s on 1 thread, "
+             f"{e(pk['flops_all_threads'])} on {pk['threads']}")
+    L.append(f"- Load average (1/5/15 min) at the start of `skipstone bench`: {tp['loadavg_start']}, at its end: "
+             f"{tp['loadavg_end']}; of the scaling run: {sc['loadavg_start']} and {sc['loadavg_end']}")
     if a.load:
         L.append(f"- Load average before the run (1/5/15 min): {a.load}; {a.quiet}. Other jobs sharing the "
                  "cores show up as spread, as weak thread scaling and as \"cpu use\" (process CPU time / "
@@ -93,8 +134,11 @@ def main():
     L.append("| Benchmark | Measured: median (min – max) | Unit | Ratio | Target | Status |")
     L.append("|---|---|---|---|---|---|")
     L.append(f"| No-slip disc, CPU backend, {thr} threads ({disc['trajectories']} trajectories x "
-             f"{disc['config']['stop']['max_events']} impacts) | {spread(disc['backend_all_threads'])} | impacts/s | "
+             f"{disc['config']['stop']['max_events']} impacts) | {spread(rate(disc['backend'], 'impacts'))} | impacts/s | "
              f"| >= {e(TARGET_DISC_IMPACTS, 1)} impacts/s | {verdict(d_all >= TARGET_DISC_IMPACTS)} |")
+    L.append(f"| (same runs) FP64 rate at {tp['flops_per_impact_disc']:g} flop per impact | "
+             f"{e(disc['backend']['fp64_flops'])} | flop/s | {100 * disc['backend']['fraction_of_fp64_peak']:.1f}% of "
+             f"the measured peak | | |")
     L.append(f"| NumPy baseline, same disc map, 1 thread (N = {npd['n_trajectories']}, "
              f"{npd['impacts_per_trajectory']} impacts each) | {spread(npd['impacts_per_second'])} | impacts/s | "
              f"backend {thr} threads / NumPy: {ratio(over_np)} | >= {TARGET_DISC_OVER_NUMPY:g}x NumPy | "
@@ -102,25 +146,34 @@ def main():
     if over_np_1 is not None:
         L.append(f"| (same, CPU backend on 1 thread vs NumPy on 1 thread) | | | {ratio(over_np_1)} | | |")
     L.append(f"| Scalar single-thread loop over `simulate_trajectory` (no Thrust), same disc workload | "
-             f"{spread(disc['scalar_loop_1_thread'])} | impacts/s | backend {thr} threads / scalar: "
+             f"{spread(rate(disc['scalar_loop_1_thread'], 'impacts'))} | impacts/s | backend {thr} threads / scalar: "
              f"{ratio(disc['ratio_backend_over_scalar'])} | | |")
     if d_one:
-        L.append(f"| No-slip disc, CPU backend, 1 thread | {spread(disc['backend_1_thread'])} | impacts/s | "
+        L.append(f"| No-slip disc, CPU backend, 1 thread | {spread(rate(disc['backend_1_thread'], 'impacts'))} | impacts/s | "
                  f"scaling {thr} threads / 1: {ratio(disc['scaling_all_over_1'])} | | |")
     L.append(f"| cylinder:disc with gravity g = 1, CPU backend, {thr} threads ({cyl['trajectories']} x "
-             f"{cyl['config']['stop']['max_events']} impacts) | {spread(cyl['backend_all_threads'])} | impacts/s | | | |")
+             f"{cyl['config']['stop']['max_events']} impacts) | {spread(rate(cyl['backend'], 'impacts'))} | impacts/s | | | |")
     if "backend_1_thread" in cyl:
-        L.append(f"| cylinder:disc with gravity, CPU backend, 1 thread | {spread(cyl['backend_1_thread'])} | "
+        L.append(f"| cylinder:disc with gravity, CPU backend, 1 thread | {spread(rate(cyl['backend_1_thread'], 'impacts'))} | "
                  f"impacts/s | scaling {thr} threads / 1: {ratio(cyl['scaling_all_over_1'])} | | |")
     L.append(f"| Figure 18 (roll4:disc-transversal), {grid} grid, CPU backend, {thr} threads, per unmasked point "
-             f"({f18['unmasked']} of {f18['trajectories']}) | {spread(dict(f18['backend_all_threads']['unmasked_points'], cpu_utilisation=f18['backend_all_threads']['cpu_utilisation']))} "
+             f"({f18['unmasked']} of {f18['trajectories']}) | {spread(rate(f18['backend'], 'unmasked_points'))} "
              f"| trajectories/s | | | |")
     L.append(f"| Figure 18, same runs, counted over all {f18['trajectories']} grid points (masked ones are free) | "
-             f"{spread(f18['backend_all_threads']['all_points'])} | trajectories/s | | | |")
+             f"{spread(f18['backend']['all_points'])} | trajectories/s | | | |")
+    L.append(f"| Figure 18, same runs, GBS steps ({f18['steps']} per run, rejected ones included) | "
+             f"{spread(f18['backend']['steps'])} | steps/s | | | |")
     if "backend_1_thread" in f18:
         L.append(f"| Figure 18, CPU backend, 1 thread, per unmasked point | "
-                 f"{spread(dict(f18['backend_1_thread']['unmasked_points'], cpu_utilisation=f18['backend_1_thread']['cpu_utilisation']))} | trajectories/s | scaling {thr} threads / 1: "
+                 f"{spread(rate(f18['backend_1_thread'], 'unmasked_points'))} | trajectories/s | scaling {thr} threads / 1: "
                  f"{ratio(f18['scaling_all_over_1'])} | | |")
+    L.append(f"| roll4:disc with gravity (Figure-20 setting, {r4['trajectories']} trajectories, t_max "
+             f"{r4['config']['stop']['t_max']:g}; {r4['steps']} GBS steps and {r4['events']} rim passages per run), "
+             f"CPU backend, {thr} threads | {spread(rate(r4['backend'], 'steps'))} | steps/s | "
+             f"{e(r4['backend']['trajectories']['median'])} trajectories/s | | |")
+    if "backend_1_thread" in r4:
+        L.append(f"| roll4:disc with gravity, CPU backend, 1 thread | {spread(rate(r4['backend_1_thread'], 'steps'))} | "
+                 f"steps/s | scaling {thr} threads / 1: {ratio(r4['scaling_all_over_1'])} | | |")
     L.append(f"| SciPy `solve_ivp` DOP853 (rtol {sp['rtol']:g}, atol {sp['atol']:g}, dense events), "
              f"{sp['n_points']} points in the unit disc, 1 thread | {e(sp['trajectories_per_second'])} | trajectories/s | "
              f"skipstone grid (unmasked) / SciPy: {ratio(f18_ratio)}; over all grid points: "
@@ -186,17 +239,31 @@ def main():
                              f"below SciPy's ({e(se['max_abs_diff'])}); the verdict counts them.")
             L.append(text)
             L.append("")
+    s = sc["scaling"]
+    L.append("## Scaling")
+    L.append("")
+    L.append(f"`skipstone bench --scaling` ({s['workload']}), median (min – max) of {sc['reps']} runs after a warm-up:")
+    L.append("")
+    L.append("| Trajectories | Threads | impacts/s | cpu use |")
+    L.append("|---|---|---|---|")
+    for p in s["trajectories"] + s.get("threads", []):
+        L.append(f"| {p['trajectories']:.0e} | {p['threads']} | {spread(p['impacts'])} | "
+                 f"{100 * p['cpu_utilisation']:.0f}% |")
+    L.append("")
+    L += scaling_notes(s)
     L.append("## How it was measured")
     L.append("")
-    L.append("- `skipstone_throughput` (benchmarks/throughput.cpp) builds each config in code through "
-             "`parse_config` and times `cpu::run_chunk` over the whole scan with `std::chrono::steady_clock` "
+    L.append("- `skipstone bench --backend cpu` (host/bench_*.cpp) builds each config in code through "
+             "`parse_config` and times the backend's `run_chunk` over the whole scan, in chunks through a reused "
+             "buffer, with `std::chrono::steady_clock` "
              f"({thr} threads, then `cpu::set_threads(1)`). The disc uses gamma = 0.8164965809, boundary start, "
              "a random scan of angle in [-1.4, 1.4] and spin in [-1, 1]; impacts/s = sum of `events` / wall. "
              "The cylinder:disc run uses g = 1, impact start, angle in [0.8, 1.5], slip in [-0.2, 0.2], vz = 0. "
-             "The kernel always computes every observable.")
+             "The kernel always computes every observable. The disc's flop count per impact is a hand count of "
+             "the source (host/bench_workloads.hpp); the peak it is divided by is an FMA-throughput "
+             "microbenchmark run just before (host/fma_peak.cpp), itself lowered when other jobs share the cores.")
     L.append("- Figure 18: R = r = 1, eta = 0.5, grid v2 x S12 over [-1, 1]^2, t_max 200, rtol = atol = 1e-11 "
-             "(GBS order 12 with projection). The integrator's step count is not exposed, so only "
-             "trajectories/s is reported; points outside the unit disc are `masked` (status 7) and cost "
+             "(GBS order 12 with projection). Steps are the GBS steps tried (`TrajectoryResult::steps`); points outside the unit disc are `masked` (status 7) and cost "
              "nothing, hence two counts. The SciPy sample is uniform in the disc, so the per-unmasked-point "
              "rate is the one compared against the target.")
     L.append("- NumPy (benchmarks/numpy_disc.py): the same map vectorised over trajectories with in-place "
@@ -204,7 +271,7 @@ def main():
              "observables; NumPy runs on one thread.")
     L.append("- SciPy (benchmarks/scipy_figure18.py): the ODEs of Proposition 12 in plain Python, terminal "
              "events phi = 0 (decreasing) and phi = pi (increasing). compare_figure18.py evaluates the same "
-             "points with skipstone (`skipstone_throughput --figure18-points`) and compares exit sides and "
+             "points with skipstone (`skipstone_figure18_points`) and compares exit sides and "
              "times; the accuracy verdict uses an independent tight-tolerance DOP853 reference.")
     if a.run_seconds is not None:
         L.append(f"- Whole run (build check included): {a.run_seconds:.0f} s.")

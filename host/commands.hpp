@@ -9,9 +9,11 @@ namespace skipstone {
 int run_command(const std::vector<std::string>& args, const std::string& command_line);
 int trace_command(const std::vector<std::string>& args);
 int merge_command(const std::vector<std::string>& args, const std::string& command_line);
+int bench_command(const std::vector<std::string>& args, const std::string& command_line);
 
 extern const char* const kRunHelp;
 extern const char* const kTraceHelp;
 extern const char* const kMergeHelp;
+extern const char* const kBenchHelp;
 
 }  // namespace skipstone

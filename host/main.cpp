@@ -24,6 +24,7 @@ const char* const kMainHelp =
     "  run ... --shard I/N            run shard I of N only and write a partial result\n"
     "  merge DIR... --out DIR         combine the shard results into the outputs of one run\n"
     "  trace CONFIG.json --out F.csv  write one trajectory's events as CSV\n"
+    "  bench [--json F.json]          benchmark this machine on fixed workloads (help bench)\n"
     "  help COMMAND                   help for one command (also: COMMAND --help)\n"
     "\n"
     "Configs, systems and observables are described in README.md; presets in examples/.\n";
@@ -48,11 +49,13 @@ int main(int argc, char** argv) {
     if (cmd == "run") return skipstone::run_command(rest, command_line);
     if (cmd == "trace") return skipstone::trace_command(rest);
     if (cmd == "merge") return skipstone::merge_command(rest, command_line);
+    if (cmd == "bench") return skipstone::bench_command(rest, command_line);
     if (cmd == "help") {
       const std::string what = rest.empty() ? "" : rest[0];
       if (what == "run") std::cout << skipstone::kRunHelp;
       else if (what == "trace") std::cout << skipstone::kTraceHelp;
       else if (what == "merge") std::cout << skipstone::kMergeHelp;
+      else if (what == "bench") std::cout << skipstone::kBenchHelp;
       else std::cout << kMainHelp;
       return 0;
     }

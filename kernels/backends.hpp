@@ -20,6 +20,12 @@ namespace cuda {
 // False (with the reason in *why) when the binary has no CUDA backend or no device is usable.
 bool available(std::string* why);
 std::string device_description();
+// The current device as the benchmarks describe it (clock: the peak SM clock).
+struct DeviceInfo {
+  std::string name;
+  int multiprocessors, clock_khz, cc_major, cc_minor;
+};
+DeviceInfo device_info();
 std::uint64_t free_device_memory();
 void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out);
 }  // namespace cuda

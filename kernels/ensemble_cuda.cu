@@ -49,6 +49,19 @@ std::string device_description() {
   return os.str();
 }
 
+DeviceInfo device_info() {
+  int dev = 0;
+  SKIPSTONE_CUDA_TRY(cudaGetDevice(&dev));
+  cudaDeviceProp prop;
+  SKIPSTONE_CUDA_TRY(cudaGetDeviceProperties(&prop, dev));
+  DeviceInfo info{prop.name, 0, 0, 0, 0};
+  SKIPSTONE_CUDA_TRY(cudaDeviceGetAttribute(&info.multiprocessors, cudaDevAttrMultiProcessorCount, dev));
+  SKIPSTONE_CUDA_TRY(cudaDeviceGetAttribute(&info.clock_khz, cudaDevAttrClockRate, dev));
+  SKIPSTONE_CUDA_TRY(cudaDeviceGetAttribute(&info.cc_major, cudaDevAttrComputeCapabilityMajor, dev));
+  SKIPSTONE_CUDA_TRY(cudaDeviceGetAttribute(&info.cc_minor, cudaDevAttrComputeCapabilityMinor, dev));
+  return info;
+}
+
 std::uint64_t free_device_memory() {
   size_t free_b = 0, total_b = 0;
   SKIPSTONE_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));

@@ -11,6 +11,7 @@ bool available(std::string* why) {
   return false;
 }
 std::string device_description() { return "none"; }
+DeviceInfo device_info() { throw std::runtime_error("CUDA backend not built"); }
 std::uint64_t free_device_memory() { return 0; }
 void run_chunk(const ScanSpec&, std::uint64_t, std::uint64_t, TrajectoryResult*) {
   throw std::runtime_error("CUDA backend not built");

@@ -14,6 +14,7 @@ struct TrajectoryResult {
   Status status;
   std::int32_t exit_side;  // +1 same side (friendly roll), -1 opposite side, 0 none by t_max
   std::uint64_t events;    // impacts, or rim crossings for rolling models
+  std::uint64_t steps;     // integrator steps tried (accepted and rejected) of roll4:disc(-transversal), else 0
   double t_end;
   double energy_error;  // max relative energy error over the run
   double z_min, z_max, z_final, z_drift;
@@ -29,6 +30,7 @@ SKIPSTONE_HD SKIPSTONE_INLINE TrajectoryResult empty_result() {
   r.status = Status::finished;
   r.exit_side = 0;
   r.events = 0;
+  r.steps = 0;
   r.t_end = 0.0;
   r.energy_error = nan;
   r.z_min = r.z_max = r.z_final = r.z_drift = nan;

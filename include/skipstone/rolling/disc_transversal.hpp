@@ -109,6 +109,7 @@ SKIPSTONE_HD TrajectoryResult simulate_disc_transversal(const ScanSpec& spec, co
                                                                       spec.rtol, spec.atol, spec.max_steps, sink);
   res.status = rp.status;
   res.events = rp.status == Status::exited ? 1 : 0;
+  res.steps = rp.steps;
   res.t_end = rp.t;
   res.energy_error = rp.energy_error;
   res.exit_side = rp.side;

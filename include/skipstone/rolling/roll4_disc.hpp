@@ -219,6 +219,7 @@ SKIPSTONE_HD TrajectoryResult run_roll4_disc(const DiscRollModel& m, PlateState 
   if (end) *end = {on_plate, s};
   res.status = status;
   res.events = events;
+  res.steps = steps;
   res.t_end = t;
   res.energy_error = max_err;
   res.z_min = hs.z_min;

@@ -1,0 +1,97 @@
+#!/usr/bin/python3
+# Part of the skipstone benchmarks (scripts/gpu_check.sh); details in the docstring below.
+"""Writes gpu_results.md from one scripts/gpu_check.sh run: the `skipstone bench` figures on the
+CUDA backend and on the CPU of the same machine side by side (GPU / CPU ratios), the fraction of
+the FP64 peak, the issue targets, the CUDA scaling and the register use / occupancy, for
+benchmarks/RESULTS.md.
+
+Usage: write_gpu_results.py --dir OUT_DIR --commit HASH --out gpu_results.md
+(reads bench_cpu.json and, when present, bench_cuda.json, scaling_cuda.json, occupancy.txt,
+ctest_cuda.txt from OUT_DIR)
+"""
+import argparse
+import json
+import os
+import sys
+
+TARGET_GPU_DISC = 1e11   # impacts/s, no-slip disc on an H200 (double)
+TARGET_GPU_FIG18_S = 1.0  # seconds for the 4096 x 4096 Figure-18 map
+
+# workload key -> the rates shown (JSON key, unit)
+RATES = {"disc": [("impacts", "impacts/s")], "cylinder_disc_gravity": [("impacts", "impacts/s")],
+         "figure18": [("all_points", "trajectories/s"), ("steps", "steps/s")],
+         "roll4_disc_gravity": [("steps", "steps/s")]}
+
+
+def load(d, name):
+    p = os.path.join(d, name)
+    return json.load(open(p)) if os.path.exists(p) else None
+
+
+def e(x):
+    return "n/a" if x is None else f"{x:.3e}"
+
+
+def med(doc, key, rate):
+    if doc is None or key not in doc["benchmarks"]:
+        return None
+    return doc["benchmarks"][key]["backend"][rate]["median"]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--dir", required=True)
+    ap.add_argument("--commit", required=True)
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args()
+    cpu, gpu, scal = load(a.dir, "bench_cpu.json"), load(a.dir, "bench_cuda.json"), load(a.dir, "scaling_cuda.json")
+    m = cpu["machine"]
+    L = ["# GPU check", "", f"- Date: {cpu['date']}; commit `{a.commit}`",
+         f"- CPU: {m['cpu_model']}, {m['cores']} cores; load average at the CPU bench {cpu['loadavg_start']}"]
+    if gpu:
+        g = gpu["machine"]["gpu"]
+        L.append(f"- GPU: {g['name']} (sm {g['compute_capability']}, {g['multiprocessors']} SMs, "
+                 f"{g['clock_mhz']:.0f} MHz); FP64 peak {e(g['fp64_peak_flops'])} flop/s (data sheet)")
+    else:
+        L.append("- GPU: none (CPU-only run)")
+    if cpu.get("quick") or (gpu and gpu.get("quick")):
+        L.append("- **--quick run: smoke-test sizes, not figures**")
+    L += ["", "| Workload | Rate | CUDA median | CPU median | CUDA / CPU |", "|---|---|---|---|---|"]
+    for key, rates in RATES.items():
+        for rate, unit in rates:
+            c, gv = med(cpu, key, rate), med(gpu, key, rate)
+            r = f"{gv / c:.1f}x" if c and gv else "n/a"
+            L.append(f"| {key} | {unit} | {e(gv)} | {e(c)} | {r} |")
+    L.append("")
+    if gpu:
+        d = gpu["benchmarks"]["disc"]["backend"]
+        f18 = gpu["benchmarks"]["figure18"]
+        n = " x ".join(str(ax["n"]) for ax in f18["config"]["scan"]["axes"])
+        wall = f18["backend"]["wall_seconds"]["median"]
+        L.append(f"- Disc FP64 rate ({gpu['flops_per_impact_disc']:g} flop/impact): {e(d.get('fp64_flops'))} flop/s, "
+                 f"{100 * d['fraction_of_fp64_peak']:.2f}% of peak" if "fraction_of_fp64_peak" in d
+                 else "- Disc FP64 fraction of peak: GPU not in the peak table")
+        ok = med(gpu, "disc", "impacts") >= TARGET_GPU_DISC
+        L.append(f"- Target >= {TARGET_GPU_DISC:.0e} impacts/s (disc): {'met' if ok else 'missed'}")
+        L.append(f"- Figure-18 map {n}: {wall:.3f} s per map (results copied back included); target <= "
+                 f"{TARGET_GPU_FIG18_S:g} s for 4096 x 4096: {'met' if n == '4096 x 4096' and wall <= 1 else 'missed'}")
+        L.append("")
+    if scal:
+        L += ["## CUDA scaling (no-slip disc, 100 impacts per trajectory)", "", "| Trajectories | impacts/s |",
+              "|---|---|"]
+        L += [f"| {p['trajectories']:.0e} | {e(p['impacts']['median'])} |" for p in scal["scaling"]["trajectories"]]
+        L.append("")
+    for name, title in (("occupancy.txt", "Register use and occupancy"), ("ctest_cuda.txt", "CUDA tests")):
+        p = os.path.join(a.dir, name)
+        if os.path.exists(p):
+            lines = open(p).read().strip().splitlines()
+            if name == "ctest_cuda.txt":
+                lines = [l for l in lines if "tests passed" in l or "Failed" in l or "***" in l] or lines[-3:]
+            L += [f"## {title}", "", "```", *lines, "```", ""]
+    with open(a.out, "w") as f:
+        f.write("\n".join(L))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

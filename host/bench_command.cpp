@@ -1,0 +1,225 @@
+// `skipstone bench`: the standard benchmark of a machine on skipstone's own fixed workloads
+// (no-slip disc, no-slip cylinder:disc with gravity, the Figure-18 map, roll4:disc with
+// gravity), each with a warm-up, repetitions, median and spread, on the chosen backend; with
+// the machine described, a measured (CPU) or documented (GPU) FP64 peak and the fraction of it
+// reached by the disc. --scaling measures throughput against ensemble size and threads instead.
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <stdexcept>
+
+#include "backend.hpp"
+#include "backends.hpp"
+#include "bench_report.hpp"
+#include "bench_scaling.hpp"
+#include "bench_workloads.hpp"
+#include "cli_args.hpp"
+#include "commands.hpp"
+#include "config.hpp"
+#include "fma_peak.hpp"
+#include "machine_info.hpp"
+
+#ifndef SKIPSTONE_VERSION
+#define SKIPSTONE_VERSION "unknown"
+#endif
+
+namespace skipstone {
+
+const char* const kBenchHelp =
+    "usage: skipstone bench [--backend auto|cpu|cuda] [--precision double] [--json FILE]\n"
+    "                       [--reps N] [--quick] [--scaling [--max-trajectories N]]\n"
+    "\n"
+    "Times fixed workloads, each with 1 warm-up run and N timed runs (default 5; median and\n"
+    "min/max): no-slip disc (impacts/s), no-slip cylinder:disc with gravity (impacts/s), the\n"
+    "Figure-18 map of roll4:disc-transversal (trajectories/s, integrator steps/s) and\n"
+    "roll4:disc with gravity (steps/s). On the CPU backend each runs on all threads and on 1,\n"
+    "and the disc also as a scalar single-thread loop; the disc's flop rate is compared with a\n"
+    "measured FMA peak (CPU) or the documented FP64 peak (known GPUs). Workloads are larger on\n"
+    "a GPU; --quick makes them tiny (a smoke test, 2 runs unless --reps).\n"
+    "\n"
+    "--scaling: instead, disc throughput for 1e3, 1e4, ... trajectories up to\n"
+    "--max-trajectories (default 1e7 on the CPU, 1e8 on CUDA; 1e4 with --quick) and, on the\n"
+    "CPU, for 1, 2, ... threads.\n"
+    "--precision: double only; the kernels have no float version yet.\n"
+    "--json FILE: everything measured, with the machine, backend, load averages and configs.\n";
+
+namespace {
+
+using nlohmann::json;
+using namespace bench;
+
+struct BenchOptions {
+  std::string backend = "auto", json_path;
+  int reps = 5;
+  bool quick = false, scaling = false;
+  std::uint64_t max_trajectories = 0;  // 0: by backend
+};
+
+std::uint64_t positive_integer(const std::string& flag, const std::string& v) {
+  char* end = nullptr;
+  const double x = std::strtod(v.c_str(), &end);  // accepts 1e7
+  if (v.empty() || *end != '\0' || !(x >= 1.0) || x > 1e15 || x != static_cast<double>(static_cast<std::uint64_t>(x)))
+    throw UsageError(flag + " " + v + ": expected a positive integer");
+  return static_cast<std::uint64_t>(x);
+}
+
+BenchOptions parse_bench_args(const ParsedArgs& a) {
+  if (!a.positional.empty()) throw UsageError("unexpected argument " + a.positional[0]);
+  BenchOptions o;
+  o.quick = a.flags.count("--quick") > 0;
+  o.scaling = a.flags.count("--scaling") > 0;
+  if (o.quick) o.reps = 2;
+  if (a.values.count("--backend")) o.backend = a.values.at("--backend");
+  if (o.backend != "auto" && o.backend != "cpu" && o.backend != "cuda")
+    throw UsageError("--backend " + o.backend + ": allowed values are auto, cpu, cuda");
+  if (a.values.count("--json")) o.json_path = a.values.at("--json");
+  if (a.values.count("--reps")) o.reps = static_cast<int>(std::min<std::uint64_t>(1000, positive_integer("--reps", a.values.at("--reps"))));
+  if (a.values.count("--max-trajectories")) {
+    if (!o.scaling) throw UsageError("--max-trajectories applies to --scaling only");
+    o.max_trajectories = positive_integer("--max-trajectories", a.values.at("--max-trajectories"));
+  }
+  if (a.values.count("--precision")) {
+    const std::string p = a.values.at("--precision");
+    if (p == "float")
+      throw UsageError("--precision float: no workload supports float; the no-slip and rolling kernels are "
+                       "double precision only (use --precision double)");
+    if (p != "double") throw UsageError("--precision " + p + ": allowed value is double");
+  }
+  return o;
+}
+
+struct Workload {
+  std::string key, title;
+  json config;
+  std::vector<RateDef> rates;
+  double flops_per_impact;  // 0: not counted
+};
+
+std::vector<Workload> workloads(const WorkloadSizes& z) {
+  const RateDef impacts{"impacts", "impacts/s", &EnsembleTotals::events};
+  return {
+      {"disc", "no-slip disc, gamma = sqrt(2/3), boundary start", disc_config(z.disc_count, z.disc_events),
+       {impacts}, kDiscFlopsPerImpact},
+      {"cylinder_disc_gravity", "no-slip cylinder:disc, g = 1, impact start",
+       cylinder_config(z.cyl_count, z.cyl_events), {impacts}, 0.0},
+      {"figure18", "roll4:disc-transversal Figure-18 map, rtol = atol = 1e-11", figure18_grid_config(z.fig18_n),
+       {{"unmasked_points", "trajectories/s", &EnsembleTotals::unmasked},
+        {"all_points", "trajectories/s", &EnsembleTotals::trajectories},
+        {"steps", "steps/s", &EnsembleTotals::steps}},
+       0.0},
+      {"roll4_disc_gravity", "roll4:disc with gravity (Figure-20 setting)",
+       roll4_gravity_config(z.roll4_count, z.roll4_t_max),
+       {{"steps", "steps/s", &EnsembleTotals::steps},
+        {"trajectories", "trajectories/s", &EnsembleTotals::trajectories},
+        {"rim_passages", "passages/s", &EnsembleTotals::events}},
+       0.0},
+  };
+}
+
+json run_workload(const Workload& w, Backend b, int reps, const FmaPeak& cpu_peak, double gpu_peak) {
+  const RunConfig rc = parse_config(w.config);
+  const bool on_cpu = b == Backend::cpu;
+  std::printf("%s: %llu trajectories\n", w.title.c_str(), static_cast<unsigned long long>(rc.spec.count));
+  EnsembleRunner runner(b, rc.spec);
+  json j = {{"title", w.title}, {"config", rc.resolved}, {"trajectories", rc.spec.count}, {"loadavg_before", loadavg()}};
+  const auto on_backend = [&] { return runner.run(); };
+  const int threads = on_cpu ? cpu::max_threads() : 0;
+  const std::string label = on_cpu ? "CPU backend, " + std::to_string(threads) + " threads" : "CUDA backend";
+  const Measured all = measure(label, w.rates, reps, threads, w.flops_per_impact,
+                               on_cpu ? cpu_peak.flops_all_threads : gpu_peak, on_backend);
+  j["backend"] = all.json;
+  j["events"] = all.totals.events;
+  j["steps"] = all.totals.steps;
+  j["unmasked"] = all.totals.unmasked;
+  j["status_counts"] = status_json(all.totals);
+  if (on_cpu && threads > 1) {
+    cpu::set_threads(1);
+    const Measured one = measure("CPU backend, 1 thread", w.rates, reps, 1, w.flops_per_impact,
+                                 cpu_peak.flops_1_thread, on_backend);
+    cpu::set_threads(threads);
+    j["backend_1_thread"] = one.json;
+    j["scaling_all_over_1"] = all.first_rate / one.first_rate;
+    std::printf("  %-56s %.2fx on %d threads\n", "scaling (median all / median 1)", j["scaling_all_over_1"].get<double>(),
+                threads);
+  }
+  if (on_cpu && w.key == "disc") {
+    const Measured sc = measure("scalar loop (simulate_trajectory), 1 thread", w.rates, reps, 1, w.flops_per_impact,
+                                cpu_peak.flops_1_thread, [&] { return runner.scalar_loop(); });
+    if (sc.totals.events != all.totals.events)
+      throw std::runtime_error(w.key + ": the scalar loop and the backend disagree on the impact count");
+    j["scalar_loop_1_thread"] = sc.json;
+    j["ratio_backend_over_scalar"] = all.first_rate / sc.first_rate;
+    std::printf("  %-56s %.2fx\n", "ratio backend / scalar loop", j["ratio_backend_over_scalar"].get<double>());
+  }
+  j["loadavg_after"] = loadavg();
+  std::printf("  status %s; load average before %s, after %s\n", j["status_counts"].dump().c_str(),
+              j["loadavg_before"].get<std::string>().c_str(), j["loadavg_after"].get<std::string>().c_str());
+  return j;
+}
+
+json machine_json(const BackendChoice& bc, const FmaPeak& peak) {
+  json m = {{"cpu_model", cpu_model()},
+            {"cores", cpu_cores()},
+            {"omp_max_threads", cpu::max_threads()},
+            {"cpu_fp64_peak_measured",
+             {{"isa", peak.isa},
+              {"lanes", peak.lanes},
+              {"threads", peak.threads},
+              {"flops_1_thread", peak.flops_1_thread},
+              {"flops_all_threads", peak.flops_all_threads},
+              {"method", "16 independent FMA chains per thread, best of 3 runs of ~0.1 s (host/fma_peak.cpp)"}}}};
+  if (bc.backend == Backend::cuda) m["gpu"] = gpu_json(cuda::device_info());
+  return m;
+}
+
+void write_json(const std::string& path, const json& doc) {
+  std::ofstream out(path);
+  out << doc.dump(2) << "\n";
+  if (!out) throw std::runtime_error("cannot write " + path);
+  std::printf("wrote %s\n", path.c_str());
+}
+
+}  // namespace
+
+int bench_command(const std::vector<std::string>& args, const std::string& command_line) {
+  const ParsedArgs a = parse_args(args, {"--backend", "--precision", "--json", "--reps", "--max-trajectories"},
+                                  {"--quick", "--scaling", "--help"});
+  if (a.flags.count("--help")) {
+    std::cout << kBenchHelp;
+    return 0;
+  }
+  const BenchOptions o = parse_bench_args(a);
+  const BackendChoice bc = choose_backend(o.backend, 0);
+  const bool gpu = bc.backend == Backend::cuda;
+  const FmaPeak peak = measure_fma_peak(cpu::max_threads());
+  json doc = {{"skipstone_version", SKIPSTONE_VERSION},
+              {"command", command_line},
+              {"date", utc_now()},
+              {"backend", bc.description},
+              {"precision", "double"},
+              {"reps", o.reps},
+              {"warmup_runs", 1},
+              {"quick", o.quick},
+              {"loadavg_start", loadavg()},
+              {"machine", machine_json(bc, peak)}};
+  const double gpu_peak = gpu ? doc["machine"]["gpu"].value("fp64_peak_flops", 0.0) : 0.0;
+  std::printf("skipstone bench  %s  %s; CPU %s, %d cores; 1 warm-up + %d runs each; load average %s\n",
+              doc["date"].get<std::string>().c_str(), bc.description.c_str(), cpu_model().c_str(), cpu_cores(), o.reps,
+              doc["loadavg_start"].get<std::string>().c_str());
+  std::printf("measured CPU FP64 peak (%s): %.3e flop/s on 1 thread, %.3e on %d threads\n", peak.isa.c_str(),
+              peak.flops_1_thread, peak.flops_all_threads, peak.threads);
+  if (o.scaling) {
+    const std::uint64_t max_n = o.max_trajectories ? o.max_trajectories : o.quick ? 10000 : gpu ? 100000000 : 10000000;
+    doc["scaling"] = run_scaling(bc.backend, o.reps, max_n, o.quick ? 10000 : 100000);
+  } else {
+    doc["flops_per_impact_disc"] = kDiscFlopsPerImpact;
+    for (const Workload& w : workloads(workload_sizes(gpu, o.quick)))
+      doc["benchmarks"][w.key] = run_workload(w, bc.backend, o.reps, peak, gpu_peak);
+  }
+  doc["loadavg_end"] = loadavg();
+  if (!o.json_path.empty()) write_json(o.json_path, doc);
+  return 0;
+}
+
+}  // namespace skipstone

@@ -1,0 +1,49 @@
+// Benchmark runs of a scan on a backend and in a scalar loop.
+#include "bench_ensemble.hpp"
+
+#include <algorithm>
+
+#include "skipstone/simulate.hpp"
+
+namespace skipstone::bench {
+
+namespace {
+constexpr std::uint64_t kMaxChunk = std::uint64_t{1} << 24;  // bounds the host buffer (~2.4 GB)
+
+void add(EnsembleTotals& t, const TrajectoryResult& r) {
+  ++t.trajectories;
+  t.events += r.events;
+  t.steps += r.steps;
+  ++t.status[static_cast<int>(r.status)];
+  if (r.status != Status::masked) ++t.unmasked;
+}
+}  // namespace
+
+EnsembleRunner::EnsembleRunner(Backend b, const ScanSpec& spec)
+    : backend_(b), spec_(spec), buf_(std::min({spec.count, default_chunk_size(b), kMaxChunk})) {}
+
+EnsembleTotals EnsembleRunner::run() {
+  EnsembleTotals t;
+  for (std::uint64_t first = 0; first < spec_.count; first += buf_.size()) {
+    const std::uint64_t n = std::min<std::uint64_t>(buf_.size(), spec_.count - first);
+    run_chunk(backend_, spec_, first, n, buf_.data());
+    for (std::uint64_t i = 0; i < n; ++i) add(t, buf_[i]);
+  }
+  return t;
+}
+
+EnsembleTotals EnsembleRunner::scalar_loop() const {
+  EnsembleTotals t;
+  DiscardSink sink;
+  for (std::uint64_t i = 0; i < spec_.count; ++i) add(t, simulate_trajectory(spec_, i, sink));
+  return t;
+}
+
+nlohmann::json status_json(const EnsembleTotals& t) {
+  nlohmann::json j = nlohmann::json::object();
+  for (int k = 0; k < kStatusCount; ++k)
+    if (t.status[k]) j[status_name(static_cast<Status>(k))] = t.status[k];
+  return j;
+}
+
+}  // namespace skipstone::bench

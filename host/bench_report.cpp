@@ -1,0 +1,41 @@
+// Measurement and printing of benchmark rates.
+#include "bench_report.hpp"
+
+#include <cstdio>
+
+namespace skipstone::bench {
+
+void print_rate(const std::string& what, const Spread& s, const std::string& unit, double utilisation) {
+  std::printf("  %-56s median %.3e %s  (min %.3e, max %.3e)", what.c_str(), s.median, unit.c_str(), s.min, s.max);
+  if (utilisation >= 0) std::printf("  cpu use %.0f%%", 100.0 * utilisation);
+  std::printf("\n");
+  std::fflush(stdout);
+}
+
+Measured measure(const std::string& label, const std::vector<RateDef>& rates, int reps, int threads,
+                 double flops_per_event, double peak_flops, const std::function<EnsembleTotals()>& run) {
+  Measured m;
+  const Timing t = timed_reps(reps, [&] { m.totals = run(); });
+  const double util = threads > 0 ? t.utilisation(threads) : -1.0;
+  if (threads > 0) {
+    m.json["threads"] = threads;
+    m.json["cpu_utilisation"] = util;
+  }
+  m.json["wall_seconds"] = spread_json(spread_of(t.wall), "s");
+  for (std::size_t i = 0; i < rates.size(); ++i) {
+    const Spread s = t.rate(static_cast<double>(m.totals.*rates[i].work));
+    if (i == 0) m.first_rate = s.median;
+    m.json[rates[i].name] = spread_json(s, rates[i].unit);
+    print_rate(label + ", " + rates[i].name, s, rates[i].unit, util);
+  }
+  if (flops_per_event > 0 && peak_flops > 0) {
+    const double flops = t.rate(static_cast<double>(m.totals.events)).median * flops_per_event;
+    m.json["fp64_flops"] = flops;
+    m.json["fraction_of_fp64_peak"] = flops / peak_flops;
+    std::printf("  %-56s %.3e flop/s = %.2f%% of the FP64 peak %.3e\n", (label + ", achieved").c_str(), flops,
+                100.0 * flops / peak_flops, peak_flops);
+  }
+  return m;
+}
+
+}  // namespace skipstone::bench

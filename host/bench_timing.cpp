@@ -1,0 +1,63 @@
+// Timing for the benchmarks: warm-up, repetitions, median and spread.
+#include "bench_timing.hpp"
+
+#include <time.h>
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+
+namespace skipstone::bench {
+
+Spread spread_of(const std::vector<double>& v) {
+  if (v.empty()) throw std::invalid_argument("spread_of: no samples");
+  Spread s;
+  s.samples = v;
+  std::vector<double> w = v;
+  std::sort(w.begin(), w.end());
+  const std::size_t n = w.size();
+  s.min = w.front();
+  s.max = w.back();
+  s.median = n % 2 ? w[n / 2] : 0.5 * (w[n / 2 - 1] + w[n / 2]);
+  return s;
+}
+
+nlohmann::json spread_json(const Spread& s, const std::string& unit) {
+  return {{"median", s.median}, {"min", s.min}, {"max", s.max}, {"unit", unit}, {"samples", s.samples}};
+}
+
+double Timing::utilisation(int threads) const {
+  std::vector<double> u;
+  for (std::size_t i = 0; i < wall.size(); ++i) u.push_back(cpu[i] / (wall[i] * threads));
+  return spread_of(u).median;
+}
+
+Spread Timing::rate(double work) const {
+  std::vector<double> r;
+  for (double w : wall) r.push_back(work / w);
+  return spread_of(r);
+}
+
+namespace {
+double process_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+}  // namespace
+
+Timing timed_reps(int reps, const std::function<void()>& run) {
+  using Clock = std::chrono::steady_clock;
+  run();
+  Timing t;
+  for (int r = 0; r < reps; ++r) {
+    const double c0 = process_cpu_seconds();
+    const auto t0 = Clock::now();
+    run();
+    t.wall.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+    t.cpu.push_back(process_cpu_seconds() - c0);
+  }
+  return t;
+}
+
+}  // namespace skipstone::bench

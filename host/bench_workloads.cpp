@@ -1,0 +1,73 @@
+// Configs and sizes of the benchmark workloads.
+#include "bench_workloads.hpp"
+
+namespace skipstone::bench {
+
+using nlohmann::json;
+
+namespace {
+constexpr double kGammaSolidBall = 0.8164965809;  // sqrt(2/3)
+}
+
+WorkloadSizes workload_sizes(bool gpu, bool quick) {
+  if (quick) return {64, 2000, 64, 2000, 32, 16, 20.0};
+  if (gpu) return {std::uint64_t{1} << 20, 20000, std::uint64_t{1} << 18, 20000, 4096, std::uint64_t{1} << 16, 200.0};
+  return {2048, 20000, 2048, 20000, 256, 64, 200.0};
+}
+
+json disc_config(std::uint64_t count, std::uint64_t events) {
+  return {{"system", "disc"},
+          {"parameters", {{"R", 1.0}, {"gamma", kGammaSolidBall}}},
+          {"initial", {{"start", "boundary"}, {"boundary_s", 0.0}, {"speed", 1.0}}},
+          {"scan",
+           {{"type", "random"},
+            {"count", count},
+            {"seed", 1},
+            {"axes", {{{"param", "angle"}, {"min", -1.4}, {"max", 1.4}}, {{"param", "spin"}, {"min", -1.0}, {"max", 1.0}}}}}},
+          {"stop", {{"max_events", events}}}};
+}
+
+json cylinder_config(std::uint64_t count, std::uint64_t events) {
+  return {{"system", "cylinder:disc"},
+          {"parameters", {{"R", 1.0}, {"gamma", kGammaSolidBall}, {"g", 1.0}}},
+          {"initial", {{"start", "impact"}, {"boundary_s", 0.0}, {"speed", 1.0}, {"vz", 0.0}}},
+          {"scan",
+           {{"type", "random"},
+            {"count", count},
+            {"seed", 2},
+            {"axes", {{{"param", "angle"}, {"min", 0.8}, {"max", 1.5}}, {{"param", "slip"}, {"min", -0.2}, {"max", 0.2}}}}}},
+          {"stop", {{"max_events", events}}}};
+}
+
+json figure18_base(double rtol, double atol) {
+  return {{"system", "roll4:disc-transversal"},
+          {"parameters", {{"R", 1.0}, {"r", 1.0}, {"eta", 0.5}}},
+          {"stop", {{"t_max", 200.0}}},
+          {"options", {{"rtol", rtol}, {"atol", atol}}}};
+}
+
+json figure18_grid_config(std::uint64_t n) {
+  json j = figure18_base(1e-11, 1e-11);
+  j["initial"] = {{"start", "rim_entry"}, {"speed", 1.0}};
+  j["scan"] = {{"type", "grid"},
+               {"axes", {{{"param", "v2"}, {"min", -1.0}, {"max", 1.0}, {"n", n}},
+                         {{"param", "S12"}, {"min", -1.0}, {"max", 1.0}, {"n", n}}}}};
+  return j;
+}
+
+json roll4_gravity_config(std::uint64_t count, double t_max) {
+  return {{"system", "roll4:disc"},
+          {"parameters", {{"R", 1.0}, {"r", 0.1}, {"eta", 0.5}, {"g_effective", 1.0}}},
+          {"initial",
+           {{"start", "plate"}, {"x1", -0.715}, {"x2", 0.0}, {"z", 0.0}, {"v2", 1.0}, {"v3", 0.0}, {"S13", 0.0},
+            {"S23", -1.0}}},
+          {"scan",
+           {{"type", "random"},
+            {"count", count},
+            {"seed", 3},
+            {"axes", {{{"param", "v1"}, {"min", -2.0}, {"max", -0.2}}, {{"param", "S12"}, {"min", 0.3}, {"max", 0.9}}}}}},
+          {"stop", {{"t_max", t_max}}},
+          {"options", {{"bounded_depth", 2.0}}}};
+}
+
+}  // namespace skipstone::bench

@@ -1,0 +1,45 @@
+// The fixed workloads of `skipstone bench` and of benchmarks/figure18_points.cpp, as configs
+// (resolved by parse_config like any user config), with their sizes for the CPU, for a GPU
+// and for --quick, and the flop count of one no-slip disc impact.
+#pragma once
+#include <cstdint>
+
+#include <nlohmann/json.hpp>
+
+namespace skipstone::bench {
+
+struct WorkloadSizes {
+  std::uint64_t disc_count, disc_events;  // no-slip disc: trajectories x impacts each
+  std::uint64_t cyl_count, cyl_events;    // no-slip cylinder:disc with gravity
+  std::uint64_t fig18_n;                  // Figure-18 map: n x n grid
+  std::uint64_t roll4_count;              // roll4:disc with gravity
+  double roll4_t_max;
+};
+WorkloadSizes workload_sizes(bool gpu, bool quick);
+
+// No-slip disc, gamma = sqrt(2/3), boundary start, random angle in [-1.4, 1.4], spin in [-1, 1].
+nlohmann::json disc_config(std::uint64_t count, std::uint64_t events);
+// No-slip cylinder:disc, g = 1, impact start, random angle in [0.8, 1.5], slip in [-0.2, 0.2].
+nlohmann::json cylinder_config(std::uint64_t count, std::uint64_t events);
+// roll4:disc-transversal (Figure 18): R = r = 1, eta = 0.5, t_max 200; no start or scan.
+nlohmann::json figure18_base(double rtol, double atol);
+// The Figure-18 map: n x n grid over (v2, S12) in [-1, 1]^2, rtol = atol = 1e-11.
+nlohmann::json figure18_grid_config(std::uint64_t n);
+// roll4:disc with gravity, the Figure-20 setting (R 1, r 0.1, eta 0.5, g_effective 1, plate start
+// at x1 = -0.715), random v1 in [-2, -0.2] and S12 in [0.3, 0.9].
+nlohmann::json roll4_gravity_config(std::uint64_t count, double t_max);
+
+// Double-precision operations of one no-slip disc impact from the wall (straight flight, the
+// state after impact 1), counted by hand in noslip_trajectory.hpp, tables/disc.hpp,
+// tables/hit.hpp, collision.hpp and height_stats.hpp: every add, subtract, multiply, divide and
+// square root counts 1 (so an FMA counts 2); sign flips, fabs and comparisons count 0.
+//   next_hit: |u|^2 3, -2x 2, (-2x).u 3, / 1, hit point x + t u 4, normal -x/R 2     15
+//   flight x + dt u and t + dt                                                        5
+//   settle onto the wall (one Newton step)                                            9
+//   collision: 2 E0 1, |u|^2 + s^2 before 5, map Eq. (2) 18, defect 2,
+//              rescale every 8th impact 12 / 8                                     27.5
+//   height sample (drift sums)                                                        8
+//   chord distance rho (caustics)                                                    12
+constexpr double kDiscFlopsPerImpact = 76.5;
+
+}  // namespace skipstone::bench

@@ -1,0 +1,78 @@
+// test_bench_cli.cpp — end-to-end tests of `skipstone bench`: the quick workloads and the quick
+// scaling study write valid JSON with the documented keys and positive rates, and bad options
+// (float precision, unknown backend, a bad count) are refused with a message naming them.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+
+#include "cli_support.hpp"
+
+namespace {
+
+using namespace skipstone::testing;
+
+void expect_positive_rate(const json& entry, const std::string& rate, const std::string& where) {
+  ASSERT_TRUE(entry.contains(rate)) << where << " has no " << rate << ": " << entry.dump();
+  for (const char* k : {"median", "min", "max"}) EXPECT_GT(entry[rate][k].get<double>(), 0.0) << where << " " << rate << " " << k;
+  EXPECT_FALSE(entry[rate]["samples"].empty()) << where;
+}
+
+TEST_F(CliTest, BenchQuickWritesJsonWithPositiveRates) {
+  const fs::path out = dir_ / "bench.json";
+  const CliResult r = skipstone("bench --quick --backend cpu --json " + shell_quote(out.string()));
+  ASSERT_EQ(r.rc, 0) << describe(r);
+  const json j = read_json(out);
+  for (const char* k : {"date", "backend", "precision", "reps", "warmup_runs", "loadavg_start", "machine", "benchmarks"})
+    EXPECT_TRUE(j.contains(k)) << "missing " << k;
+  EXPECT_EQ(j["precision"], "double");
+  const json& m = j["machine"];
+  EXPECT_FALSE(m["cpu_model"].get<std::string>().empty());
+  EXPECT_GE(m["cores"].get<int>(), 1);
+  EXPECT_GT(m["cpu_fp64_peak_measured"]["flops_1_thread"].get<double>(), 0.0);
+  EXPECT_GT(j["flops_per_impact_disc"].get<double>(), 0.0);
+
+  const json& b = j["benchmarks"];
+  expect_positive_rate(b["disc"]["backend"], "impacts", "disc");
+  expect_positive_rate(b["disc"]["scalar_loop_1_thread"], "impacts", "disc scalar loop");
+  EXPECT_GT(b["disc"]["backend"]["fraction_of_fp64_peak"].get<double>(), 0.0);
+  expect_positive_rate(b["cylinder_disc_gravity"]["backend"], "impacts", "cylinder");
+  for (const char* rate : {"unmasked_points", "all_points", "steps"})
+    expect_positive_rate(b["figure18"]["backend"], rate, "figure18");
+  for (const char* rate : {"steps", "trajectories", "rim_passages"})
+    expect_positive_rate(b["roll4_disc_gravity"]["backend"], rate, "roll4");
+  EXPECT_GT(b["figure18"]["steps"].get<std::uint64_t>(), b["figure18"]["unmasked"].get<std::uint64_t>());
+  EXPECT_GT(b["disc"]["events"].get<std::uint64_t>(), 0u);
+  EXPECT_NE(r.out.find("impacts/s"), std::string::npos) << r.out;
+}
+
+TEST_F(CliTest, BenchScalingQuickCoversSizesAndThreads) {
+  const fs::path out = dir_ / "scaling.json";
+  const CliResult r =
+      skipstone("bench --scaling --quick --reps 1 --backend cpu --json " + shell_quote(out.string()));
+  ASSERT_EQ(r.rc, 0) << describe(r);
+  const json s = read_json(out)["scaling"];
+  ASSERT_EQ(s["trajectories"].size(), 2u) << s.dump();  // 1e3 and 1e4
+  EXPECT_EQ(s["trajectories"][0]["trajectories"], 1000);
+  for (const json& p : s["trajectories"]) expect_positive_rate(p, "impacts", "size scan");
+  ASSERT_GE(s["threads"].size(), 1u);
+  EXPECT_EQ(s["threads"][0]["threads"], 1);
+  for (const json& p : s["threads"]) expect_positive_rate(p, "impacts", "thread scan");
+}
+
+TEST_F(CliTest, BenchRefusesBadOptionsByName) {
+  const std::pair<const char*, const char*> cases[] = {{"--precision float", "--precision float"},
+                                                       {"--backend gpu", "--backend gpu"},
+                                                       {"--reps 0", "--reps 0"},
+                                                       {"--max-trajectories 100", "--max-trajectories"}};
+  for (const auto& [args, named] : cases) {
+    const CliResult bad = skipstone(std::string("bench ") + args);
+    EXPECT_EQ(bad.rc, 2) << describe(bad);
+    EXPECT_NE(bad.err.find(named), std::string::npos) << bad.err;
+  }
+  const CliResult r = skipstone("bench --help");
+  EXPECT_EQ(r.rc, 0) << describe(r);
+  EXPECT_NE(r.out.find("--scaling"), std::string::npos) << r.out;
+}
+
+}  // namespace
