@@ -108,7 +108,7 @@ std::vector<std::string> system_names() {
   return {"disc", "strip", "stadium", "rectangle", "polygon", "ellipse", "sinai", "sphere",
           "cylinder:disc", "cylinder:strip", "cylinder:stadium", "cylinder:rectangle", "cylinder:polygon",
           "cylinder:ellipse", "cylinder:sinai", "roll4:disc-transversal", "roll4:planes", "roll3:strip",
-          "roll4:disc"};
+          "roll3:inside-cylinder", "roll4:disc"};
 }
 
 SystemSchema system_schema(const std::string& name) {
@@ -188,6 +188,27 @@ SystemSchema system_schema(const std::string& name) {
     s.observables = kNoSlipObservables;
     return s;
   }
+  if (name == "roll3:inside-cylinder") {
+    // Figure 2 (left), classical: closed form (include/skipstone/rolling/roll3_inside_cylinder.hpp)
+    s.model = ModelKind::roll_inside_cylinder;
+    s.table = TableKind::none;
+    s.dim = 3;
+    s.parameters = {rule("R", P_R, 1.0, positive, "> 0 (radius of the cylinder wall)"),
+                    rule("r", P_BALL_R, std::nullopt, positive, "> 0 and < R (rolling ball radius)"),
+                    rule("g", P_G, 0.0, any, "any number (physical gravity; the rolling ball falls at g/(1+gamma^2))"),
+                    rule("g_effective", P_G_EFF, 0.0, any,
+                         "any number (the paper's effective gravity g/(1+gamma^2); give g or g_effective, not both)")};
+    s.starts = {{"wall",
+                 {StartKind::interior,
+                  {rule("angle", P_ANGLE, 0.0, any, "any number (angular position of the centre, radians)"),
+                   rule("z", P_Z, 0.0, any, "any number (initial height)"),
+                   rule("v1", P_V1, 1.0, any, "any number (horizontal speed; > 0 counterclockwise seen from above)"),
+                   rule("v2", P_V2, 0.0, any, "any number (vertical velocity)"),
+                   rule("spin", P_SPIN, 0.0, any, "any number (s = eta r omega . e_rho, spin about the wall normal)")}}}};
+    s.default_start = "wall";
+    s.observables = kNoSlipObservables;
+    return s;
+  }
   if (name == "sphere") {
     s.model = ModelKind::noslip_sphere;
     s.table = TableKind::none;
@@ -226,6 +247,9 @@ std::optional<CrossError> check_cross_constraints(const SystemSchema& s, StartKi
                                                   double gamma) {
   if (start == StartKind::impact && !(gamma > 0.0))
     return CrossError{"gamma", "the impact start sets the spin from the contact slip and needs gamma > 0"};
+  if (s.model == ModelKind::roll_inside_cylinder && !(p[P_BALL_R] < p[P_R]))
+    return CrossError{"r", "the ball must fit inside the cylinder: r < R (got r " + std::to_string(p[P_BALL_R]) +
+                               ", R " + std::to_string(p[P_R]) + ")"};
   if (s.table == TableKind::sinai) {
     if (!(p[P_RADIUS] < 0.5 * p[P_SIDE]))
       return CrossError{"radius", "scatterer radius must be < side/2 (got radius " + std::to_string(p[P_RADIUS]) +

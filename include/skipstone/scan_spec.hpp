@@ -16,6 +16,7 @@ enum class ModelKind : std::int32_t {
   roll_disc_transversal = 3,  // roll4:disc cross-section subsystem (Figure 18)
   roll_planes = 4,        // roll4:planes, 4D ball between two vertical planes (Section 5.4)
   roll_strip = 5,         // roll3:strip, 3D ball on a vertical strip (Section 4.1)
+  roll_inside_cylinder = 6,  // roll3:inside-cylinder, 3D ball on the inner wall of a cylinder (Figure 2)
   roll_disc = 7,          // roll4:disc, 4D ball on a solid circular cylinder (Sections 5.1-5.5)
 };
 

@@ -1,11 +1,12 @@
 // One trajectory of any model from (spec, scan point): the single entry point shared by the
 // ensemble kernels (both backends), the trace command and the scalar reference loop in tests.
 // The sink sees the events (no-slip impacts, the segment ends of roll3:strip/roll4:planes, the
-// junctions and rim steps of roll4:disc: on_event) or the integrator steps of the Figure-18
-// system (on_step).
+// turns of roll3:inside-cylinder, the junctions and rim steps of roll4:disc: on_event) or the
+// integrator steps of the Figure-18 system (on_step).
 #pragma once
 #include "skipstone/noslip_model.hpp"
 #include "skipstone/rolling/disc_transversal.hpp"
+#include "skipstone/rolling/roll3_inside_cylinder.hpp"
 #include "skipstone/rolling/roll3_strip.hpp"
 #include "skipstone/rolling/roll4_disc.hpp"
 #include "skipstone/rolling/roll4_planes.hpp"
@@ -20,6 +21,7 @@ SKIPSTONE_HD TrajectoryResult simulate_trajectory(const ScanSpec& spec, std::uin
   if (spec.model == ModelKind::roll_disc) return simulate_roll4_disc(spec, pt, sink);
   if (spec.model == ModelKind::roll_planes) return simulate_roll4_planes(spec, pt, sink);
   if (spec.model == ModelKind::roll_strip) return simulate_roll3_strip(spec, pt, sink);
+  if (spec.model == ModelKind::roll_inside_cylinder) return simulate_roll3_inside_cylinder(spec, pt, sink);
   return simulate_noslip(spec, pt, sink);
 }
 

@@ -1,0 +1,118 @@
+// roll3:inside-cylinder: a 3D ball of radius r rolling without slipping on the inner wall of a
+// vertical circular cylinder of radius R under gravity g along -e3 (the classical system of the
+// paper's Figure 2, left, and Section 1; Theorem 10). The centre moves on N_r, the cylinder of
+// radius rho = R - r. Closed form for all time; no time stepping.
+//
+// Derivation (Newton-Euler with the rolling constraint; unit mass, I = gamma^2 r^2 per axis, so
+// gamma = sqrt(2 lambda)/r as in inertia.hpp). Cylindrical frame e_rho (outward, centre ->
+// contact), e_theta, e3; centre a = rho e_rho(theta) + z e3, ball angular velocity omega, contact
+// force F at a + r e_rho:
+//     a'' = F - g e3,   gamma^2 r^2 omega' = r e_rho x F,   a' = r e_rho x omega (contact at rest).
+// The constraint gives rho theta' = -r omega_3 and z' = r omega_theta. Components of the torque
+// equation, with omega' = (omega_rho' - omega_theta theta') e_rho + (omega_theta' + omega_rho theta')
+// e_theta + omega_3' e3 (the frame turns at theta'):
+//     e_rho:   omega_rho' = theta' omega_theta = theta' z' / r        (no torque about the normal)
+//     e3:      gamma^2 r omega_3' = rho theta''  =>  (1 + gamma^2) theta'' = 0
+//     e_theta: gamma^2 r (omega_theta' + omega_rho theta') = -(z'' + g).
+// So Omega = theta' is constant, and (1 + gamma^2) z'' = -g - gamma^2 r Omega omega_rho.
+// In the paper's variables (Theorem 7 with Eq. (11)): frame E1 = e_theta, E2 = e3, v = v1 E1 +
+// v2 E2 (v1 = rho Omega, v2 = z'), tangential spin S = s E1^E2 with s = eta r omega_rho (the
+// paper's S = r gamma Pi U Pi rescaled by 1/sqrt(1 + gamma^2), which makes its energy
+// 1/2 (|v|^2 + s^2) + g_eff z; the physical one is (1 + gamma^2) times that). The normal nu of
+// N_r points from the wall to the centre, nu = -e_rho, so the shape operator is S_x E1 = E1/rho
+// (kappa = +1/rho; the strip's half-cylinders have -1/r), and Theorem 7 + Eq. (11) read
+//     v1' = 0,   v2' = -w s - g_eff,   s' = w v2,   z' = v2,    w = eta v1 / rho,
+// g_eff = g / (1 + gamma^2) (Eq. (11); or `g_effective` directly) -- exactly the Newton-Euler
+// equations above. This is the rotating block of stadium_segments.hpp with a constant rate w:
+// (v2, s) turns at rate w about (0, -g_eff/w), and
+//     z(t) = z_c + A sin(w t + phase),  z_c = z0 - (s0 + g_eff/w)/w,  A = |(v2, s0 + g_eff/w)|/|w|:
+// the height oscillates harmonically with angular frequency eta |Omega| (the classical
+// sqrt(2/7) |Omega| for a solid ball, gamma^2 = 2/5), bounded, no net fall. w = 0 (eta = 0, or
+// v1 = 0: rolling straight down) is the free fall z0 + v2 t - g_eff t^2 / 2 with s constant.
+// Every state is block_map(w, g_eff, t) applied to the initial state, so nothing accumulates
+// over many turns: the energy error is round-off for all t.
+//
+// Start "wall": angle theta0 = `angle`, height `z`, v1 = `v1` (> 0: counterclockwise seen from
+// above), v2 = `v2`, s = `spin`. Masked: r >= R, or v1 = 0 without t_max (nothing would stop it).
+// events = completed turns about the axis (time 2 pi rho / |v1| each).
+//
+// Sink: one on_event at the start, after every turn and at the end: x = centre (rho cos theta,
+// rho sin theta, z), u = centre velocity v1 e_theta + v2 e3, w = s e_rho (so S x = w x x on the
+// tangent plane), nu = -e_rho (the contact point x - r nu lies on the wall, radius R).
+#pragma once
+#include <cstdint>
+
+#include "skipstone/collision.hpp"
+#include "skipstone/rolling/stadium_segments.hpp"
+
+namespace skipstone {
+
+struct InsideCylinderState {
+  double rho, theta0, omega;  // radius of N_r, initial angle, angular rate v1 / rho
+  double v1;
+  RotatingBlock h0;           // (v2, s, z) at t = 0
+};
+
+template <class Sink>
+SKIPSTONE_HD void inside_cylinder_emit(Sink& sink, double t, const InsideCylinderState& c, const RotatingBlock& h) {
+  const double th = c.theta0 + c.omega * t;
+  const Vec3 er = {cos(th), sin(th), 0.0}, et = {-er.y, er.x, 0.0};
+  const State3D st = {{c.v1 * et.x, c.v1 * et.y, h.a}, {h.b * er.x, h.b * er.y, 0.0}};
+  sink.on_event(t, Vec3{c.rho * er.x, c.rho * er.y, h.z}, st, Vec3{-er.x, -er.y, 0.0});
+}
+
+template <class Sink>
+SKIPSTONE_HD TrajectoryResult simulate_roll3_inside_cylinder(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
+  const double* p = pt.p;
+  const double rho = p[P_R] - p[P_BALL_R], v1 = p[P_V1];
+  if (!(rho > 0.0) || !(v1 != 0.0 || isfinite(spec.t_max))) return masked_result();
+  const double gamma = point_gamma(spec, pt);
+  const double G = rolling_gravity(pt, gamma);
+  const double w = eta_from_gamma(gamma) * v1 / rho;
+  const InsideCylinderState c = {rho, p[P_ANGLE], v1 / rho, v1, {p[P_V2], p[P_SPIN], p[P_Z]}};
+  const double t_turn = v1 != 0.0 ? 2.0 * kPi * rho / fabs(v1) : INFINITY;
+  const double k0 = v1 * v1 + c.h0.a * c.h0.a + c.h0.b * c.h0.b;
+  TrajectoryResult res = empty_result();
+  HeightStats ob;  // extremes at events and inside each turn, drift over the events
+  ob.start(c.h0.z);
+  RotatingBlock h = c.h0;
+  double t = 0.0, max_err = 0.0;
+  std::uint64_t events = 0;
+  Status status = Status::finished;
+  inside_cylinder_emit(sink, t, c, h);
+  while (events < spec.max_events && t < spec.t_max) {
+    const double t_next = static_cast<double>(events + 1) * t_turn;
+    const bool turn = t_next <= spec.t_max;
+    const double t_new = turn ? t_next : spec.t_max;
+    block_extrema(h, w, G, t_new - t, ob.z_min, ob.z_max);
+    h = apply_block(block_map(w, G, t_new), c.h0);
+    t = t_new;
+    if (turn) ++events;
+    ob.sample(t, h.z);
+    const double k = v1 * v1 + h.a * h.a + h.b * h.b;
+    const double scale = k > k0 ? k : k0;
+    const double err = fabs(k - (k0 - 2.0 * G * (h.z - c.h0.z))) / scale;
+    max_err = err > max_err ? err : max_err;
+    inside_cylinder_emit(sink, t, c, h);
+    if (!(isfinite(t) && isfinite(k) && isfinite(h.z))) {
+      status = Status::non_finite;
+      break;
+    }
+    if (err > spec.energy_tolerance) {
+      status = Status::energy_drift;
+      break;
+    }
+  }
+  res.status = status;
+  res.events = events;
+  res.t_end = t;
+  res.energy_error = max_err;
+  res.z_min = ob.z_min;
+  res.z_max = ob.z_max;
+  res.z_final = h.z;
+  res.z_drift = ob.drift();
+  res.bounded = ob.bounded(spec.bounded_depth);
+  return res;
+}
+
+}  // namespace skipstone
