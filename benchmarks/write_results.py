@@ -51,8 +51,10 @@ def scaling_notes(s):
         notes.append(f"- Against the number of trajectories the rate stays within 10% of its best ({e(best)}).")
     for p in low:
         why = ("too little work per run: each thread has " + f"{p['trajectories'] * s['impacts_per_trajectory'] / p['threads']:.0e}"
-               " impacts, so the fixed cost of a run (waking the threads, the result buffer, the reduction) and the "
-               "uneven split of the last trajectories show") if p["trajectories"] <= 10000 else \
+               " impacts and a run lasts " + f"{1e3 * p['wall_seconds']['median']:.1f} ms, so the fixed cost of a run "
+               "(waking the threads, the result buffer, the reduction) shows, and with other jobs on the cores ("
+               f"cpu use {100 * p['cpu_utilisation']:.0f}%) one thread losing a scheduler time slice stalls the "
+               "whole run") if p["trajectories"] <= 10000 else \
               (f"the process had {100 * p['cpu_utilisation']:.0f}% of its threads' time (other jobs on the cores)"
                if p["cpu_utilisation"] < 0.9 else "not explained by load (cpu use near 100%)")
         notes.append(f"- N = {p['trajectories']:.0e}: {100 * p['impacts']['median'] / best:.0f}% of the best rate; {why}.")
@@ -123,6 +125,11 @@ def main():
         L.append(f"- Load average before the run (1/5/15 min): {a.load}; {a.quiet}. Other jobs sharing the "
                  "cores show up as spread, as weak thread scaling and as \"cpu use\" (process CPU time / "
                  "(wall x threads)) below 100%")
+    util = [x.get("cpu_utilisation", 1.0) for w in b.values() for x in (w["backend"],)]
+    if min(util) < 0.9:
+        L.append(f"- **Measured under load**: other jobs shared the cores during this run (cpu use of the "
+                 f"multi-threaded runs {100 * min(util):.0f}–{100 * max(util):.0f}% instead of ~100%), so every "
+                 "rate below is lower, and the thread scaling weaker, than on an idle machine.")
     L.append(f"- Commit: `{a.commit}`")
     L.append(f"- Repetitions: 1 warm-up run, then {tp['reps']} timed runs per figure (C++ and NumPy); shown as "
              "median (min – max)")
