@@ -1,4 +1,7 @@
-// `skipstone trace CONFIG.json --out FILE.csv [--index I]`: one trajectory's events as CSV.
+// `skipstone trace CONFIG.json --out FILE.csv [--index I] [--sample DT]`: one trajectory's events
+// as CSV, or (--sample, closed-form rolling models) its state every DT for smooth figure curves.
+#include <cmath>
+#include <cstdlib>
 #include <iostream>
 
 #include "atomic_file.hpp"
@@ -11,15 +14,63 @@
 namespace skipstone {
 
 const char* const kTraceHelp =
-    "usage: skipstone trace CONFIG.json --out FILE.csv [--index I]\n"
+    "usage: skipstone trace CONFIG.json --out FILE.csv [--index I] [--sample DT]\n"
     "\n"
     "Runs trajectory number I (default 0) of the scan in CONFIG.json on the host and writes\n"
     "one CSV row per event: no-slip models give time, position, velocity, spin and the\n"
     "contact point a - r nu; roll3:strip and roll4:planes give every segment end (flat part or\n"
-    "rim passage); the Figure-18 system gives every accepted integrator step.\n";
+    "rim passage), roll3:inside-cylinder every turn about the axis; the Figure-18 system gives\n"
+    "every accepted integrator step.\n"
+    "\n"
+    "--sample DT (roll3:strip, roll4:planes, roll3:inside-cylinder, which are exact in closed\n"
+    "form): instead of the events, one row at each t = 0, DT, 2 DT, ... up to the end of the run.\n";
+
+namespace {
+
+// The sampled trace: run k stops at t_max = k DT, exactly there for the closed-form models, and
+// its last event is the state at k DT; only that one reaches the recorder.
+struct FinalEventFilter {
+  TraceRecorder* rec;
+  double t_target;
+  template <class V, class S>
+  void on_event(double t, V x, const S& s, V nu) {
+    if (t >= t_target) rec->on_event(t, x, s, nu);
+  }
+  void on_step(double, const double*) {}
+};
+
+constexpr double kMaxSamples = 1e6;
+
+bool has_closed_form(ModelKind m) {
+  return m == ModelKind::roll_strip || m == ModelKind::roll_planes || m == ModelKind::roll_inside_cylinder;
+}
+
+void record_samples(const RunConfig& rc, std::uint64_t index, double dt, TraceRecorder& rec) {
+  if (!has_closed_form(rc.spec.model))
+    throw UsageError("--sample applies to roll3:strip, roll4:planes and roll3:inside-cylinder only");
+  if (std::isfinite(rc.spec.t_max) && rc.spec.t_max / dt > kMaxSamples) throw UsageError("--sample: more than 1e6 samples up to t_max");
+  for (double k = 0.0;; k += 1.0) {
+    if (k > kMaxSamples) throw UsageError("--sample: more than 1e6 samples before the run stops");
+    ScanSpec spec = rc.spec;
+    const double target = std::fmin(k * dt, rc.spec.t_max);
+    spec.t_max = target > 0.0 ? target : 0.0;
+    FinalEventFilter sink{&rec, target};
+    const TrajectoryResult r = simulate_trajectory(spec, index, sink);
+    if (r.t_end < target) {  // stopped early (max_events, ...): its final state is the last row
+      if (r.t_end > (k - 1.0) * dt) {
+        FinalEventFilter last{&rec, r.t_end};
+        simulate_trajectory(spec, index, last);
+      }
+      return;
+    }
+    if (target == rc.spec.t_max || r.status != Status::finished) return;
+  }
+}
+
+}  // namespace
 
 int trace_command(const std::vector<std::string>& args) {
-  const ParsedArgs a = parse_args(args, {"--out", "--index"}, {"--help"});
+  const ParsedArgs a = parse_args(args, {"--out", "--index", "--sample"}, {"--help"});
   if (a.flags.count("--help")) {
     std::cout << kTraceHelp;
     return 0;
@@ -33,12 +84,22 @@ int trace_command(const std::vector<std::string>& args) {
       throw UsageError("--index " + s + ": expected an integer >= 0");
     index = std::stoull(s);
   }
+  double dt = 0.0;
+  if (a.values.count("--sample")) {
+    const std::string& s = a.values.at("--sample");
+    char* end = nullptr;
+    dt = std::strtod(s.c_str(), &end);
+    if (s.empty() || *end != '\0' || !(dt > 0.0) || !std::isfinite(dt))
+      throw UsageError("--sample " + s + ": expected a time step > 0");
+  }
   const RunConfig rc = load_config_file(a.positional[0]);
   if (index >= rc.spec.count)
     throw UsageError("--index " + std::to_string(index) + ": the scan has " + std::to_string(rc.spec.count) + " trajectories");
   const ScanPoint pt = scan_point(rc.spec, index);
   TraceRecorder rec(pt.p[P_BALL_R]);
-  const TrajectoryResult r = simulate_trajectory(rc.spec, index, rec);
+  if (dt > 0.0) record_samples(rc, index, dt, rec);
+  DiscardSink none;
+  const TrajectoryResult r = dt > 0.0 ? simulate_trajectory(rc.spec, index, none) : simulate_trajectory(rc.spec, index, rec);
   io::write_text_atomically(a.values.at("--out"), rec.csv());
   std::cout << "wrote " << rec.rows() << " rows to " << a.values.at("--out") << " (status " << status_name(r.status)
             << ", " << r.events << " events, t_end " << r.t_end << ")\n";

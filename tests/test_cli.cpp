@@ -296,6 +296,55 @@ TEST_F(CliTest, MinimalConfigWithoutOptionalSectionsRuns) {
   EXPECT_EQ(t.rc, 0) << describe(t);
 }
 
+// trace --sample DT (closed-form rolling models): one row at each multiple of DT, the first and
+// last equal to the event trace's start and end; a run stopped by max_events ends on its final
+// state; other systems and bad steps are usage errors.
+std::vector<std::vector<std::string>> csv_rows(const std::string& text) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(text);
+  std::string line;
+  std::getline(in, line);  // header
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::istringstream row(line);
+    for (std::string c; std::getline(row, c, ',');) cells.push_back(c);
+    cells.erase(cells.begin());  // the row number
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+TEST_F(CliTest, TraceSampleGivesTheStateEveryDt) {
+  const fs::path cyl = write_config("cyl.json", R"({"system": "roll3:inside-cylinder",
+      "parameters": {"R": 1.0, "r": 0.2, "eta": 0.5, "g": 9.81}, "initial": {"v1": 1.0, "v2": 0.3},
+      "stop": {"t_max": 2.5}})");
+  const fs::path planes = write_config("planes.json", R"({"system": "roll4:planes",
+      "parameters": {"L": 1.0, "r": 0.5, "eta": 0.4, "g_effective": 5.0}, "initial": {"v1": 1.0, "v3": -1.0},
+      "stop": {"max_events": 2}})");
+  for (const auto& [cfg, n_rows] : {std::pair{cyl, 11u}, std::pair{planes, 0u}}) {
+    const fs::path ev = dir_ / "events.csv", sm = dir_ / "samples.csv";
+    ASSERT_EQ(skipstone("trace " + shell_quote(cfg.string()) + " --out " + shell_quote(ev.string())).rc, 0);
+    const CliResult r = skipstone("trace " + shell_quote(cfg.string()) + " --out " + shell_quote(sm.string()) + " --sample 0.25");
+    ASSERT_EQ(r.rc, 0) << describe(r);
+    const auto events = csv_rows(read_text(ev)), samples = csv_rows(read_text(sm));
+    ASSERT_GE(samples.size(), 3u);
+    if (n_rows) {
+      EXPECT_EQ(samples.size(), n_rows);
+    }
+    for (std::size_t k = 0; k + 1 < samples.size(); ++k) EXPECT_EQ(std::stod(samples[k][0]), 0.25 * k) << cfg;
+    EXPECT_EQ(samples.front(), events.front()) << cfg;
+    EXPECT_EQ(samples.back(), events.back()) << cfg;  // t_max (cylinder) or the final event (planes)
+  }
+  const fs::path disc = write_config("disc.json", R"({"system": "disc", "parameters": {"gamma": 0.8},
+                                                     "stop": {"max_events": 10}})");
+  for (const auto& [cfg, step] : {std::pair{disc, "0.1"}, std::pair{cyl, "0"}, std::pair{cyl, "x"}}) {
+    const CliResult r = skipstone("trace " + shell_quote(cfg.string()) + " --out " +
+                                  shell_quote((dir_ / "t.csv").string()) + " --sample " + step);
+    EXPECT_EQ(r.rc, 2) << describe(r);
+    EXPECT_NE((r.out + r.err).find("--sample"), std::string::npos) << describe(r);
+  }
+}
+
 // ---------------------------------------------------------------- 4. rejected configs
 
 struct BadConfig {
