@@ -1,11 +1,15 @@
-// atomic_file.cpp — implementation of write-to-temp + fsync + rename file output.
+// atomic_file.cpp — implementation of write-to-temp + fsync + rename file output. The
+// temporary file is written through a stream buffer on its file descriptor that keeps the
+// errno of the first failed write(2), so an error message names the OS reason (e.g. "File too
+// large", "No space left on device") rather than whatever errno holds by the time the stream
+// reports its failure.
 #include "atomic_file.hpp"
 
 #include <atomic>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <stdexcept>
+#include <streambuf>
 #include <system_error>
 
 #include <fcntl.h>
@@ -24,10 +28,13 @@ std::filesystem::path make_temp_path(const std::filesystem::path& path) {
 }
 
 [[noreturn]] void fail(const std::filesystem::path& path, const std::string& what,
-                       int err) {
-    std::string msg = "write_file_atomically: " + what + " for '" + path.string() + "'";
-    if (err != 0) msg += ": " + std::string(std::strerror(err));
-    throw std::runtime_error(msg);
+                       const std::string& reason) {
+    throw std::runtime_error("write_file_atomically: " + what + " for '" + path.string() +
+                             "': " + reason);
+}
+
+[[noreturn]] void fail_errno(const std::filesystem::path& path, const std::string& what, int err) {
+    fail(path, what, std::strerror(err));
 }
 
 void remove_quietly(const std::filesystem::path& p) {
@@ -35,16 +42,89 @@ void remove_quietly(const std::filesystem::path& p) {
     std::filesystem::remove(p, ec);
 }
 
-// Re-opens the (already closed) file and fsyncs its data to stable storage.
-void fsync_path(const std::filesystem::path& tmp, const std::filesystem::path& path) {
-    int fd = ::open(tmp.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) fail(path, "cannot reopen temporary file to fsync", errno);
-    if (::fsync(fd) != 0) {
-        int err = errno;
-        ::close(fd);
-        fail(path, "fsync failed", err);
+// Output stream buffer on an open file descriptor (not owned). A failed write(2) makes the
+// stream bad and is remembered in error() (0 while every write succeeded).
+class FdOutBuf : public std::streambuf {
+public:
+    explicit FdOutBuf(int fd) : fd_(fd) { setp(buf_, buf_ + sizeof buf_); }
+    int error() const { return error_; }
+
+protected:
+    int_type overflow(int_type ch) override {
+        if (!drain()) return traits_type::eof();
+        if (traits_type::eq_int_type(ch, traits_type::eof())) return traits_type::not_eof(ch);
+        *pptr() = traits_type::to_char_type(ch);
+        pbump(1);
+        return ch;
     }
-    if (::close(fd) != 0) fail(path, "close after fsync failed", errno);
+    std::streamsize xsputn(const char* s, std::streamsize n) override {
+        if (n >= static_cast<std::streamsize>(sizeof buf_)) {  // large blocks bypass the buffer
+            if (!drain() || !write_all(s, static_cast<std::size_t>(n))) return 0;
+            return n;
+        }
+        return std::streambuf::xsputn(s, n);
+    }
+    int sync() override { return drain() ? 0 : -1; }
+
+private:
+    bool write_all(const char* p, std::size_t n) {
+        while (n > 0) {
+            const ssize_t w = ::write(fd_, p, n);
+            if (w < 0) {
+                if (errno == EINTR) continue;
+                if (error_ == 0) error_ = errno;
+                return false;
+            }
+            p += w;
+            n -= static_cast<std::size_t>(w);
+        }
+        return true;
+    }
+    // Writes out the buffered bytes; false (with error() set) when a write failed.
+    bool drain() {
+        if (error_ != 0) return false;
+        const std::size_t n = static_cast<std::size_t>(pptr() - pbase());
+        const bool ok = write_all(pbase(), n);
+        setp(buf_, buf_ + sizeof buf_);
+        return ok;
+    }
+
+    int fd_;
+    int error_ = 0;
+    char buf_[1 << 16];
+};
+
+// Writes the temporary file through `fd` (closed here in every case), fsyncs it and closes it.
+void write_and_sync(int fd, const std::filesystem::path& path,
+                    const std::function<void(std::ostream&)>& write) {
+    FdOutBuf buf(fd);
+    std::ostream out(&buf);
+    try {
+        write(out);
+        out.flush();
+    } catch (const std::exception& e) {
+        ::close(fd);
+        throw std::runtime_error("write_file_atomically: writer failed for '" + path.string() +
+                                 "': " + e.what());
+    } catch (...) {
+        ::close(fd);
+        throw std::runtime_error("write_file_atomically: writer failed for '" + path.string() +
+                                 "': unknown exception");
+    }
+    if (buf.error() != 0) {
+        ::close(fd);
+        fail_errno(path, "write error", buf.error());
+    }
+    if (!out) {
+        ::close(fd);
+        fail(path, "write error", "the writer left the stream in a failed state");
+    }
+    if (::fsync(fd) != 0) {
+        const int err = errno;
+        ::close(fd);
+        fail_errno(path, "fsync failed", err);
+    }
+    if (::close(fd) != 0) fail_errno(path, "close failed", errno);
 }
 
 // Best effort: persist the directory entry created by rename.
@@ -64,39 +144,15 @@ void write_file_atomically(const std::filesystem::path& path,
                                  path.string() + "'");
 
     const std::filesystem::path tmp = make_temp_path(path);
-    bool created = false;
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0) fail_errno(path, "cannot create temporary file '" + tmp.string() + "'", errno);
     try {
-        {
-            errno = 0;
-            std::ofstream out(tmp, std::ios::binary | std::ios::out | std::ios::trunc);
-            if (!out.is_open()) {
-                int err = errno != 0 ? errno : EIO;
-                fail(path, "cannot create temporary file '" + tmp.string() + "'", err);
-            }
-            created = true;
-            try {
-                write(out);
-            } catch (const std::exception& e) {
-                throw std::runtime_error("write_file_atomically: writer failed for '" +
-                                         path.string() + "': " + e.what());
-            } catch (...) {
-                throw std::runtime_error("write_file_atomically: writer failed for '" +
-                                         path.string() + "': unknown exception");
-            }
-            errno = 0;
-            out.flush();
-            if (!out) fail(path, "write error", errno != 0 ? errno : EIO);
-            errno = 0;
-            out.close();
-            if (out.fail())
-                fail(path, "error closing temporary file", errno != 0 ? errno : EIO);
-        }
-        fsync_path(tmp, path);
+        write_and_sync(fd, path, write);
         std::error_code ec;
         std::filesystem::rename(tmp, path, ec);
-        if (ec) fail(path, "rename from '" + tmp.string() + "' failed", ec.value());
+        if (ec) fail(path, "rename from '" + tmp.string() + "' failed", ec.message());
     } catch (...) {
-        if (created) remove_quietly(tmp);
+        remove_quietly(tmp);
         throw;
     }
     fsync_directory(path.parent_path());

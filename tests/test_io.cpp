@@ -8,9 +8,13 @@
 #include <gtest/gtest.h>
 #include <png.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <csignal>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <limits>
 #include <sstream>
@@ -18,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -218,6 +223,56 @@ TEST_F(IoTest, AtomicWriteIntoMissingDirectoryThrowsWithPath) {
     }
     EXPECT_FALSE(fs::exists(dir_ / "no"));
     EXPECT_THROW(write_npy(p, std::vector<double>{1.0}, {1}), std::runtime_error);
+}
+
+// The message of a failed write carries the path and the OS reason, strerror(err).
+void expect_write_failure(const fs::path& p, int err, const std::function<void()>& write) {
+    try {
+        write();
+        FAIL() << "expected an exception writing " << p;
+    } catch (const std::runtime_error& e) {
+        const std::string msg = e.what();
+        EXPECT_NE(msg.find(p.string()), std::string::npos) << msg;
+        EXPECT_NE(msg.find(std::strerror(err)), std::string::npos) << "want the reason '" << std::strerror(err)
+                                                                  << "' in: " << msg;
+    }
+}
+
+// A file size limit (RLIMIT_FSIZE, which binds root as well) stands in for a full disk: the
+// write(2) fails with EFBIG part-way through the data, and that reason must survive the
+// stream's later flush and close. SIGXFSZ is ignored for the test, as `ulimit -f` runs need.
+TEST_F(IoTest, AtomicWriteErrorCarriesTheOsReason) {
+    const fs::path p = dir_ / "big.npy";
+    write_text_atomically(p, "old");
+    struct rlimit old_limit {};
+    ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old_limit), 0);
+    struct rlimit limit = old_limit;
+    limit.rlim_cur = 64 * 1024;
+    ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &limit), 0) << std::strerror(errno);
+    void (*old_handler)(int) = std::signal(SIGXFSZ, SIG_IGN);
+    expect_write_failure(p, EFBIG, [&] { write_npy(p, std::vector<double>(1 << 17, 1.5), {1u << 17}); });
+    expect_write_failure(p, EFBIG, [&] {  // many small writes through the stream buffer
+        write_file_atomically(p, [](std::ostream& out) {
+            for (int i = 0; i < 100000; ++i) out << "line " << i << "\n";
+        });
+    });
+    std::signal(SIGXFSZ, old_handler);
+    ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &old_limit), 0) << std::strerror(errno);
+    EXPECT_EQ(read_all(p), "old");
+    EXPECT_EQ(entries(), std::vector<std::string>{"big.npy"});
+}
+
+// Failures that stop root too: a parent that is a regular file (ENOTDIR) and a destination
+// that is a non-empty folder (rename fails with EISDIR).
+TEST_F(IoTest, AtomicWriteIntoUnusablePathsNamesTheReason) {
+    write_text_atomically(dir_ / "plain", "x");
+    expect_write_failure(dir_ / "plain" / "a.npy", ENOTDIR, [&] { write_text_atomically(dir_ / "plain" / "a.npy", "y"); });
+    fs::create_directories(dir_ / "folder" / "inside");
+    expect_write_failure(dir_ / "folder", EISDIR, [&] { write_text_atomically(dir_ / "folder", "y"); });
+    EXPECT_TRUE(fs::is_directory(dir_ / "folder" / "inside"));
+    std::vector<std::string> names = entries();
+    std::sort(names.begin(), names.end());
+    EXPECT_EQ(names, (std::vector<std::string>{"folder", "plain"})) << "a temporary file was left behind";
 }
 
 // ------------------------------------------------------------- heatmap ----

@@ -7,7 +7,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "cli_support.hpp"
@@ -84,6 +86,7 @@ TEST_F(CliTest, WriteFailureDuringTheRunLeavesNoHalfWrittenFile) {
   const CliResult r = run_with_file_size_limit(cfg, out, dir_ / "stderr.txt");
   EXPECT_EQ(r.rc, 1) << describe(r);
   EXPECT_NE(r.err.find((out / "events.npy").string()), std::string::npos) << describe(r);
+  EXPECT_NE(r.err.find(std::strerror(EFBIG)), std::string::npos) << "the OS reason is not named\n" << describe(r);
   EXPECT_FALSE(fs::exists(out / "meta.json")) << "meta.json marks a complete run";
   for (const auto& f : file_names(out)) {
     SCOPED_TRACE(f);
