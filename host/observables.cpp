@@ -14,7 +14,9 @@ double ok_field(const TrajectoryResult& r) {
 }
 double status_value(const TrajectoryResult& r) { return static_cast<double>(r.status); }
 double events_value(const TrajectoryResult& r) { return static_cast<double>(r.events); }
-double exit_side_value(const TrajectoryResult& r) { return static_cast<double>(r.exit_side); }
+double exit_side_value(const TrajectoryResult& r) {
+  return status_is_ok(r.status) ? static_cast<double>(r.exit_side) : NAN;
+}
 double no_scalar(const TrajectoryResult&) { return NAN; }
 
 const std::vector<ObservableInfo>& catalogue() {
@@ -37,7 +39,7 @@ const std::vector<ObservableInfo>& catalogue() {
       {"annulus_width", O::float64, "angular width (radians) of the band of impact latitudes about the axis", ok_field<&T::annulus_width>},
       {"exit_time", O::float64, "time on the rim before re-entering a flat part", ok_field<&T::exit_time>},
       {"exit_arc", O::float64, "arc length along the plate boundary from entry to exit", ok_field<&T::exit_arc>},
-      {"exit_side", O::int8, "+1 back to the entry side (friendly roll), -1 opposite side, 0 none by t_max", exit_side_value},
+      {"exit_side", O::float64, "+1 back to the entry side (friendly roll), -1 opposite side, 0 none by t_max; NaN where masked or failed", exit_side_value},
   };
   return c;
 }

@@ -129,7 +129,6 @@ json run_metadata(const RunConfig& rc, const ScanResult& res, const BackendChoic
 
 void write_outputs(const std::filesystem::path& dir, const RunConfig& rc, const ScanResult& res, const json& meta) {
   const bool map2d = !rc.spec.random && rc.axes.size() == 2;
-  const std::vector<double>& status = res.maps.count("status") ? res.maps.at("status") : std::vector<double>{};
   for (const auto& name : rc.observables) {
     const ObservableInfo& info = observable_info(name);
     const std::vector<double>& v = res.maps.at(name);
@@ -157,10 +156,7 @@ void write_outputs(const std::filesystem::path& dir, const RunConfig& rc, const 
     } else if (name == "exit_side") {
       hs.categorical = true;
       hs.category_names = {"opposite side (-1)", "none by t_max (0)", "same side, friendly roll (+1)"};
-      for (std::size_t i = 0; i < img.size(); ++i) {
-        const bool ok = status.empty() || status_is_ok(static_cast<Status>(static_cast<int>(status[i])));
-        img[i] = ok ? img[i] + 1.0 : NAN;
-      }
+      for (double& side : img) side += 1.0;  // categories 0, 1, 2; NaN (masked or failed) stays grey
     } else if (clip_to_quantiles(img)) {
       hs.colorbar_label = name + " (colours clipped to 0.5-99.5 %)";
     }

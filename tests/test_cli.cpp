@@ -36,7 +36,7 @@ const std::vector<std::string> kStatusNames = {"finished",   "exited",       "es
                                                "non_finite", "energy_drift", "integrator_failure", "masked"};
 
 std::string expected_descr(const std::string& observable) {
-  if (observable == "status" || observable == "exit_side") return "|i1";
+  if (observable == "status") return "|i1";
   if (observable == "events") return "<u8";
   return "<f8";
 }
@@ -186,6 +186,56 @@ TEST_F(CliTest, GridMapsLoadWithNumpy) {
                             shell_quote((out / (std::string(name) + ".npy")).string());
     EXPECT_EQ(std::system(cmd.c_str()), 0) << "numpy.load check failed for " << name;
   }
+}
+
+// A small Figure-18 map: pixels outside the unit disc of (v2, S12) are masked, and in
+// exit_side.npy they are NaN (like every floating observable of a masked trajectory), not 0,
+// which means "no exit by t_max" and stays 0 for finished trajectories.
+TEST_F(CliTest, Figure18MaskedPixelsAreNanInExitSide) {
+  const fs::path cfg = write_config("fig18.json", R"({
+    "system": "roll4:disc-transversal", "parameters": {"eta": 0.5, "r": 1.0},
+    "initial": {"start": "rim_entry"},
+    "scan": {"type": "grid", "axes": [{"param": "v2", "min": -1, "max": 1, "n": 15},
+                                      {"param": "S12", "min": -1, "max": 1, "n": 15}]},
+    "stop": {"t_max": 10},
+    "observables": ["status", "exit_side"]})");
+  const fs::path out = dir_ / "out";
+  const CliResult r = run(cfg, out, "--backend cpu");
+  ASSERT_EQ(r.rc, 0) << describe(r);
+  const skipstone::io::NpyArray side = skipstone::io::read_npy(out / "exit_side.npy");
+  const skipstone::io::NpyArray status = skipstone::io::read_npy(out / "status.npy");
+  ASSERT_EQ(side.descr, "<f8");
+  ASSERT_EQ(side.shape, (std::vector<std::size_t>{15, 15}));
+  ASSERT_EQ(side.bytes.size(), 225u * 8u);
+  ASSERT_EQ(status.bytes.size(), 225u);
+  std::vector<std::size_t> seen(4, 0);  // masked, -1, 0, +1
+  std::size_t nan_count = 0;
+  for (std::size_t i = 0; i < 225; ++i) {
+    double v;
+    std::memcpy(&v, side.bytes.data() + 8 * i, 8);
+    const int st = static_cast<std::int8_t>(status.bytes[i]);
+    SCOPED_TRACE("pixel " + std::to_string(i) + ", status " + kStatusNames.at(static_cast<std::size_t>(st)));
+    const std::string& name = kStatusNames.at(static_cast<std::size_t>(st));
+    if (name != "finished" && name != "exited" && name != "escaped") {  // masked or failed
+      EXPECT_TRUE(std::isnan(v)) << v;
+      seen[0] += name == "masked";
+      nan_count++;
+      continue;
+    }
+    ASSERT_TRUE(v == -1.0 || v == 0.0 || v == 1.0) << v;
+    if (name == "finished") {
+      EXPECT_EQ(v, 0.0);
+    }
+    seen[static_cast<std::size_t>(v + 2.0)]++;
+  }
+  EXPECT_GT(seen[0], 0u) << "the corners of the grid lie outside the unit disc";
+  EXPECT_GT(seen[2], 0u) << "t_max = 10 leaves some trajectories on the rim";
+  EXPECT_GT(seen[1], 0u) << "some trajectories exit on the opposite side";
+  EXPECT_GT(seen[3], 0u) << "some trajectories exit on the entry side";
+  const json meta = read_json(out / "meta.json");
+  EXPECT_EQ(meta.at("observables").at("exit_side").at("stats").at("count").get<std::size_t>(), 225u - nan_count);
+  EXPECT_NE(meta.at("observables").at("exit_side").at("description").get<std::string>().find("NaN"),
+            std::string::npos);
 }
 
 // ---------------------------------------------------------------- 2. random scan

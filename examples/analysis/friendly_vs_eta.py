@@ -27,7 +27,7 @@ def main():
     ap.add_argument("--plot", metavar="PREFIX")
     a = ap.parse_args()
     meta = json.load(open(f"{a.dir}/meta.json"))
-    side = np.load(f"{a.dir}/exit_side.npy").astype(int)
+    side = np.load(f"{a.dir}/exit_side.npy")  # -1, 0, +1; NaN where masked or failed
     status = np.load(f"{a.dir}/status.npy").astype(int)
     axes = meta["axes"]
     names = [ax["param"] for ax in axes]
@@ -85,8 +85,7 @@ def plot(prefix, axes, etas, side, status, rows):
     fig, ax = plt.subplots(1, len(pick), figsize=(2.3 * len(pick), 2.6), constrained_layout=True)
     ax = np.atleast_1d(ax)
     for axx, k in zip(ax, pick):
-        img = side[k].astype(float)  # -1, 0, +1
-        img[status[k] == MASKED] = 2.0
+        img = np.where(np.isnan(side[k]), 2.0, side[k])  # -1, 0, +1; 2: masked or failed
         axx.imshow(img, origin="lower", extent=ext, cmap=cmap, vmin=-1.5, vmax=2.5, interpolation="nearest")
         axx.set_title("eta = %.2f: %.1f %% friendly" % (etas[k], 100 * rows[k]["friendly"]), fontsize=8)
         axx.set_xlabel(axes[0]["param"], fontsize=8)
