@@ -185,7 +185,9 @@ RunConfig parse_config(const json& j) {
   read_rules(params, sys.parameters, "parameters");
   // Rolling models: gravity as the physical g or as the paper's effective g/(1+gamma^2), not
   // both. resolved.parameters keeps only the key that was given; RunConfig::gravity (meta.json "gravity") records both
-  // values (MODELS.md, "Gravity in the rolling models"), null where they vary per trajectory.
+  // values (MODELS.md, "Gravity in the rolling models"). Where the given key or the moment of inertia is a scan axis,
+  // it names that axis as "scanned" and gives both values at the axis ends, "at_min" and "at_max", like meta.json's
+  // "moment_of_inertia"; with both scanned it names the gravity axis and the derived value is null.
   if (find_rule(sys.parameters, "g_effective")) {
     const auto axis_path = [&](const std::string& k) -> std::string {
       for (const auto& ap : axis_paths)
@@ -200,19 +202,37 @@ RunConfig parse_config(const json& j) {
                         "paper's effective value g/(1+gamma^2))");
     const std::string given = has_eff ? "g_effective" : "g";
     resolved["parameters"].erase(has_eff ? "g" : "g_effective");
-    json grav = {{"given", given}, {"relation", "g_effective = g / (1 + gamma^2), gamma of the rolling ball"}};
-    bool per_trajectory = !axis_path(given).empty();
-    for (const auto& a : rc.axes) per_trajectory = per_trajectory || is_moment(a.name);
-    if (per_trajectory) {
-      grav["g"] = nullptr;
-      grav["g_effective"] = nullptr;
-      if (axis_path(given).empty()) grav[given] = spec.params[has_eff ? P_G_EFF : P_G];
-      grav["note"] = "gravity or the moment of inertia is scanned: the derived value differs per trajectory";
-    } else {
-      const double gamma = gamma_of(spec.moment, spec.params[P_MOMENT]);
+    const std::string derived = has_eff ? "g" : "g_effective";
+    const ScanAxis* gravity_axis = nullptr;
+    const ScanAxis* moment_axis = nullptr;
+    for (const auto& a : rc.axes) {
+      if (a.name == given) gravity_axis = &a;
+      if (is_moment(a.name)) moment_axis = &a;
+    }
+    // g and g_effective for the given key's value and the moment of inertia's value
+    const auto both = [&](double given_value, double moment_value) {
+      const double gamma = gamma_of(spec.moment, moment_value);
       const double f = 1.0 + gamma * gamma;
-      grav["g"] = has_eff ? spec.params[P_G_EFF] * f : spec.params[P_G];
-      grav["g_effective"] = has_eff ? spec.params[P_G_EFF] : spec.params[P_G] / f;
+      return json{{"g", has_eff ? given_value * f : given_value}, {"g_effective", has_eff ? given_value : given_value / f}};
+    };
+    const double fixed_given = spec.params[has_eff ? P_G_EFF : P_G], fixed_moment = spec.params[P_MOMENT];
+    json grav = {{"given", given}, {"relation", "g_effective = g / (1 + gamma^2), gamma of the rolling ball"}};
+    if (gravity_axis && moment_axis) {
+      grav["scanned"] = gravity_axis->name;
+      grav["at_min"] = {{given, gravity_axis->min}, {derived, nullptr}};
+      grav["at_max"] = {{given, gravity_axis->max}, {derived, nullptr}};
+      grav["note"] = "the moment of inertia is scanned too (axis " + moment_axis->name + "): " + derived +
+                     " differs per trajectory";
+    } else if (gravity_axis) {
+      grav["scanned"] = gravity_axis->name;
+      grav["at_min"] = both(gravity_axis->min, fixed_moment);
+      grav["at_max"] = both(gravity_axis->max, fixed_moment);
+    } else if (moment_axis) {
+      grav["scanned"] = moment_axis->name;
+      grav["at_min"] = both(fixed_given, moment_axis->min);
+      grav["at_max"] = both(fixed_given, moment_axis->max);
+    } else {
+      grav.update(both(fixed_given, fixed_moment));
     }
     rc.gravity = grav;
   }

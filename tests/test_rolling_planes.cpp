@@ -10,6 +10,8 @@
 #include <cmath>
 #include <iomanip>
 #include <iostream>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "config_error.hpp"
@@ -343,6 +345,57 @@ TEST(RollPlanes, PhysicalAndEffectiveGravityAgree) {
   json still = a;
   still["initial"]["v1"] = 0.0;
   EXPECT_THROW(testing::config_from(still), ConfigError);
+}
+
+// meta.json "gravity" when g, g_effective or the moment of inertia is a scan axis: it names
+// the axis as "scanned" and gives g and g_effective at its ends (like "moment_of_inertia"),
+// instead of leaving them null.
+TEST(RollPlanes, GravityRecordsTheScannedAxis) {
+  const json base = {{"system", "roll4:planes"}, {"parameters", {{"r", 0.3}}}, {"initial", {{"v1", 1.0}}},
+                     {"stop", {{"t_max", 1.0}}}};
+  const auto axis = [](const char* name, double lo, double hi) {
+    return json{{"param", name}, {"min", lo}, {"max", hi}, {"n", 3}};
+  };
+  json g_scan = base;  // g scanned, gamma fixed
+  g_scan["parameters"]["gamma"] = 0.8;
+  g_scan["scan"] = {{"type", "grid"}, {"axes", {axis("g", 0.5, 2.0)}}};
+  const json a = testing::config_from(g_scan).gravity;
+  EXPECT_EQ(a.at("given"), "g");
+  EXPECT_EQ(a.at("scanned"), "g");
+  EXPECT_EQ(a.at("at_min").at("g").get<double>(), 0.5);
+  EXPECT_EQ(a.at("at_max").at("g").get<double>(), 2.0);
+  EXPECT_NEAR(a.at("at_min").at("g_effective").get<double>(), 0.5 / 1.64, 1e-15);
+  EXPECT_NEAR(a.at("at_max").at("g_effective").get<double>(), 2.0 / 1.64, 1e-15);
+  EXPECT_FALSE(a.contains("g")) << a.dump();
+
+  json eta_scan = base;  // g_effective fixed, eta scanned
+  eta_scan["parameters"]["g_effective"] = 1.5;
+  eta_scan["scan"] = {{"type", "grid"}, {"axes", {axis("eta", 0.2, 0.6)}}};
+  const json b = testing::config_from(eta_scan).gravity;
+  EXPECT_EQ(b.at("given"), "g_effective");
+  EXPECT_EQ(b.at("scanned"), "eta");
+  for (const auto& [end, eta] : {std::pair<const char*, double>{"at_min", 0.2}, {"at_max", 0.6}}) {
+    const double gamma = eta / std::sqrt(1.0 - eta * eta);
+    EXPECT_EQ(b.at(end).at("g_effective").get<double>(), 1.5) << end;
+    EXPECT_NEAR(b.at(end).at("g").get<double>(), 1.5 * (1.0 + gamma * gamma), 1e-14) << end;
+  }
+
+  json both = eta_scan;  // g_effective and eta scanned: the derived g is not one number
+  both["parameters"].erase("g_effective");
+  both["scan"]["axes"].push_back(axis("g_effective", 0.0, 1.0));
+  const json c = testing::config_from(both).gravity;
+  EXPECT_EQ(c.at("scanned"), "g_effective");
+  EXPECT_EQ(c.at("at_max").at("g_effective").get<double>(), 1.0);
+  EXPECT_TRUE(c.at("at_max").at("g").is_null());
+  EXPECT_NE(c.at("note").get<std::string>().find("eta"), std::string::npos);
+
+  json fixed = base;  // nothing scanned: both values, no "scanned"
+  fixed["parameters"]["gamma"] = 0.8;
+  fixed["parameters"]["g"] = 3.28;
+  const json d = testing::config_from(fixed).gravity;
+  EXPECT_FALSE(d.contains("scanned"));
+  EXPECT_EQ(d.at("g").get<double>(), 3.28);
+  EXPECT_NEAR(d.at("g_effective").get<double>(), 2.0, 1e-15);
 }
 
 TEST(RollPlanes, EveryParamHasAName) {
