@@ -145,15 +145,16 @@ SystemSchema system_schema(const std::string& name) {
                     rule("g", P_G, 0.0, any, "any number (physical gravity; the rolling ball falls at g/(1+gamma^2))"),
                     rule("g_effective", P_G_EFF, 0.0, any,
                          "any number (the paper's effective gravity g/(1+gamma^2); give g or g_effective, not both)")};
-    s.starts = {{"plate",
-                 {StartKind::interior,
-                  {rule("x1", P_X1, 0.0, any, "any number (position on N+; outside the disc the trajectory is masked)"),
-                   rule("x2", P_X2, 0.0, any, "any number"), rule("z", P_Z, 0.0, any, "any number (initial height)"),
-                   rule("v1", P_V1, 1.0, any, "any number (ambient velocity, e1)"),
-                   rule("v2", P_V2, 0.0, any, "any number (ambient velocity, e2)"),
-                   rule("v3", P_V3, 0.0, any, "any number (vertical velocity)"),
-                   rule("S12", P_S12, 0.0, any, "any number (ambient spin S_ij = e_i . S e_j)"),
-                   rule("S13", P_S13, 0.0, any, "any number"), rule("S23", P_S23, 0.0, any, "any number")}}}};
+    const std::vector<ParamRule> face = {
+        rule("x1", P_X1, 0.0, any, "any number (position on the face; outside the disc the trajectory is masked)"),
+        rule("x2", P_X2, 0.0, any, "any number"), rule("z", P_Z, 0.0, any, "any number (initial height)"),
+        rule("v1", P_V1, 1.0, any, "any number (ambient velocity, e1)"),
+        rule("v2", P_V2, 0.0, any, "any number (ambient velocity, e2)"),
+        rule("v3", P_V3, 0.0, any, "any number (vertical velocity)"),
+        rule("S12", P_S12, 0.0, any, "any number (ambient spin S_ij = e_i . S e_j)"),
+        rule("S13", P_S13, 0.0, any, "any number"), rule("S23", P_S23, 0.0, any, "any number")};
+    s.starts = {{"plate", {StartKind::interior, face}},             // N^+, x4 = +r
+                {"plate_minus", {StartKind::plate_minus, face}}};  // N^-, x4 = -r
     s.default_start = "plate";
     s.observables = kNoSlipObservables;
     s.observables.insert(s.observables.end(), kCausticObservables.begin(), kCausticObservables.end());

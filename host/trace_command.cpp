@@ -1,8 +1,11 @@
 // `skipstone trace CONFIG.json --out FILE.csv [--index I] [--sample DT]`: one trajectory's events
-// as CSV, or (--sample, closed-form rolling models) its state every DT for smooth figure curves.
+// as CSV, or (--sample, rolling models with plates) its state every DT for smooth figure curves:
+// the closed-form models by runs stopped at t_max = k DT, roll4:disc in one run that stops off to
+// the side at each sample time (include/skipstone/rolling/disc_output.hpp).
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
+#include <type_traits>
 
 #include "atomic_file.hpp"
 #include "cli_args.hpp"
@@ -22,8 +25,11 @@ const char* const kTraceHelp =
     "rim passage), roll3:inside-cylinder every turn about the axis; the Figure-18 system gives\n"
     "every accepted integrator step.\n"
     "\n"
-    "--sample DT (roll3:strip, roll4:planes, roll3:inside-cylinder, which are exact in closed\n"
-    "form): instead of the events, one row at each t = 0, DT, 2 DT, ... up to the end of the run.\n";
+    "--sample DT (roll3:strip, roll4:planes, roll3:inside-cylinder, roll4:disc): instead of the\n"
+    "events, one row at each t = 0, DT, 2 DT, ... up to the end of the run, and the final state\n"
+    "when the run ends between samples. Exact for the closed-form models; for roll4:disc each\n"
+    "sample inside a rim passage is an integrator step stopped at that time, as accurate as the\n"
+    "trajectory's own steps (rtol/atol). Rows as in the event trace.\n";
 
 namespace {
 
@@ -41,14 +47,56 @@ struct FinalEventFilter {
 
 constexpr double kMaxSamples = 1e6;
 
+// roll4:disc: the model emits on_sample rows at k DT (disc_output.hpp); the last event is kept
+// so that a run ending between two samples (max_events, a failure) ends on its final state.
+struct DiscSampleSink {
+  DiscSampleSink(TraceRecorder* r, double step) : rec(r), dt(step) {}
+  TraceRecorder* rec;
+  double dt;
+  double k = 0.0;
+  double last_sample = -INFINITY;
+  bool have_event = false;
+  double event_t = 0.0;
+  Vec3 event_x, event_nu;
+  State3D event_state;
+
+  double next_sample() const { return k * dt; }
+  void on_sample(double t, Vec3 x, const State3D& s, Vec3 nu) {
+    if (k > kMaxSamples) throw UsageError("--sample: more than 1e6 samples before the run stops");
+    rec->on_event(t, x, s, nu);
+    last_sample = t;
+    k += 1.0;
+  }
+  template <class V, class S>
+  void on_event(double t, V x, const S& s, V nu) {
+    if constexpr (std::is_same_v<V, Vec3> && std::is_same_v<S, State3D>) {
+      have_event = true;
+      event_t = t;
+      event_x = x;
+      event_state = s;
+      event_nu = nu;
+    }
+  }
+  void on_step(double, const double*) {}
+  void finish() {
+    if (have_event && event_t > last_sample) rec->on_event(event_t, event_x, event_state, event_nu);
+  }
+};
+
 bool has_closed_form(ModelKind m) {
   return m == ModelKind::roll_strip || m == ModelKind::roll_planes || m == ModelKind::roll_inside_cylinder;
 }
 
 void record_samples(const RunConfig& rc, std::uint64_t index, double dt, TraceRecorder& rec) {
-  if (!has_closed_form(rc.spec.model))
-    throw UsageError("--sample applies to roll3:strip, roll4:planes and roll3:inside-cylinder only");
+  if (!has_closed_form(rc.spec.model) && rc.spec.model != ModelKind::roll_disc)
+    throw UsageError("--sample applies to roll3:strip, roll4:planes, roll3:inside-cylinder and roll4:disc only");
   if (std::isfinite(rc.spec.t_max) && rc.spec.t_max / dt > kMaxSamples) throw UsageError("--sample: more than 1e6 samples up to t_max");
+  if (rc.spec.model == ModelKind::roll_disc) {
+    DiscSampleSink sink(&rec, dt);
+    simulate_trajectory(rc.spec, index, sink);
+    sink.finish();
+    return;
+  }
   for (double k = 0.0;; k += 1.0) {
     if (k > kMaxSamples) throw UsageError("--sample: more than 1e6 samples before the run stops");
     ScanSpec spec = rc.spec;

@@ -5,8 +5,8 @@ Figure 2 left (roll3:inside-cylinder, classical), 11 (roll3:strip, Section 4.1),
 (roll4:planes, Section 5.4), 19 and 20 (roll4:disc, Section 5.5; when their presets exist):
 height against time and projections of the centre's path. Each figure is one FIGURES entry: its
 preset in examples/, one curve per scan point of the preset (trace --index I, into a temporary
-folder), and a plot kind. The closed-form models are
-traced with --sample DT so that the curves are smooth.
+folder), and a plot kind. The closed-form models and Figure 20 (roll4:disc, parabolic flights
+between rim passages) are traced with --sample DT so that the curves are smooth.
 
     /usr/bin/python3 scripts/plot_figures.py --skipstone build/skipstone [FIGURE ...]
 """
@@ -32,7 +32,7 @@ FIGURES = {
     "figure16": {"preset": "figure16.json", "kind": "planes", "sample": 0.02},
     "figure17": {"preset": "figure17.json", "kind": "planes", "sample": 0.02},
     "figure19": {"preset": "figure19.json", "kind": "disc_path", "sample": None},
-    "figure20": {"preset": "figure20.json", "kind": "disc_height", "sample": None},
+    "figure20": {"preset": "figure20.json", "kind": "disc_height", "sample": 0.02},
 }
 
 

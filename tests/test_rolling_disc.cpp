@@ -4,7 +4,8 @@
 // E1 and E2 + G x3 exact to round-off at every step of a long run, time reversal, Theorem 8 /
 // Eq. (13) (convergence to the no-slip cylinder:disc with beta = pi eta and g_noslip =
 // g / (1 + gamma^2) as r -> 0, error-versus-r table printed), the caustics of Figure 20 against
-// the no-slip ones, and the stop rules (masking, escape, step budget).
+// the no-slip ones, the N^- start as the mirror image of the N^+ one, and the stop rules
+// (masking, escape, step budget).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,6 +14,7 @@
 #include <random>
 #include <vector>
 
+#include "config_error.hpp"
 #include "skipstone/rolling/roll4_disc.hpp"
 #include "skipstone/simulate.hpp"
 #include "test_support.hpp"
@@ -280,6 +282,82 @@ TEST(Figure20, ChordsTendToTheNoSlipCausticsAsRGoesToZero) {
               << "\n";
     EXPECT_NEAR(small.rho_even, ns.rho_even, kCausticLimit);
     EXPECT_NEAR(small.rho_odd, ns.rho_odd, kCausticLimit);
+  }
+}
+
+// ---- the start on N^- (x4 = -r): the mirror image x4 -> -x4 of the same start on N^+ ----
+// The mirror fixes e1, e2, e3, so the ambient state is the same; on N^c it maps phi to pi - phi
+// and tau to -tau: v1, S12, S13 (trace u.x, w.z, w.y) change sign, the rest and the centre's
+// projection x stay. Negation is exact in floating point, so both runs are mirror images to the bit.
+constexpr double kMirror = 0.0;
+
+struct Rows {
+  std::vector<double> t;
+  std::vector<Vec3> x, nu;
+  std::vector<State3D> s;
+  void on_event(double te, Vec3 xe, const State3D& se, Vec3 ne) {
+    t.push_back(te);
+    x.push_back(xe);
+    s.push_back(se);
+    nu.push_back(ne);
+  }
+  void on_step(double, const double*) {}
+};
+
+TEST(RollDisc, MinusFaceStartIsTheMirrorImageOfThePlusFaceStart) {
+  const DiscRollModel m{1.0, 0.1, 0.5, 1.0};
+  const DiscRollOptions opt{30.0, UINT64_MAX, 1e-9, 1.0, 1e-12, 1e-12, 1000000};
+  PlateState plus = {1, {0.2, -0.1}, {0.7, 0.45}, 0.4, 0.0, -0.3, 0.25, 0.8}, minus = plus;
+  minus.sheet = -1;
+  Rows a, b;
+  DiscRollEnd ea, eb;
+  const TrajectoryResult ra = run_roll4_disc(m, plus, opt, a, &ea);
+  const TrajectoryResult rb = run_roll4_disc(m, minus, opt, b, &eb);
+  ASSERT_EQ(ra.status, Status::finished);
+  ASSERT_GT(ra.events, 5u);
+  EXPECT_EQ(ra.events, rb.events);
+  EXPECT_EQ(ra.steps, rb.steps);
+  EXPECT_EQ(ra.z_final, rb.z_final);
+  EXPECT_EQ(ra.caustic_gap, rb.caustic_gap);
+  EXPECT_EQ(ra.energy_error, rb.energy_error);
+  ASSERT_EQ(a.t.size(), b.t.size());
+  double err = 0.0;
+  for (std::size_t i = 0; i < a.t.size(); ++i) {
+    const State3D &p = a.s[i], &q = b.s[i];
+    err = std::fmax(err, std::fabs(a.t[i] - b.t[i]) + norm(a.x[i] - b.x[i]) + norm(a.nu[i] - b.nu[i]));
+    err = std::fmax(err, std::fabs(p.u.y - q.u.y) + std::fabs(p.u.z - q.u.z) + std::fabs(p.w.x - q.w.x));
+    // the sign-changing components: equal on the flat parts, opposite on N^c (either holds)
+    for (const auto& [u, v] : {std::pair{p.u.x, q.u.x}, std::pair{p.w.y, q.w.y}, std::pair{p.w.z, q.w.z}})
+      err = std::fmax(err, std::fmin(std::fabs(u - v), std::fabs(u + v)));
+  }
+  std::cout << a.t.size() << " trace rows, " << ra.events << " rim passages: max mirror defect " << err << "\n";
+  EXPECT_LE(err, kMirror);
+  // sheets swapped at the end, the ambient state the same
+  EXPECT_EQ(ea.state.sheet, -eb.state.sheet);
+  EXPECT_EQ(ea.state.u.x, eb.state.u.x);
+  EXPECT_EQ(ea.state.A13, eb.state.A13);
+}
+
+TEST(RollDisc, MinusFaceStartFromTheConfig) {
+  const json init = {{"start", "plate_minus"}, {"x1", 0.2}, {"x2", -0.1}, {"v1", 0.7}, {"v2", 0.45},
+                     {"v3", 0.4}, {"S12", -0.3}, {"S13", 0.25}, {"S23", 0.8}};
+  TrajectoryResult from_config;
+  run_config(disc_config(0.1, 0.5, 1.0, init, {{"t_max", 30.0}}), &from_config);
+  const PlateState minus = {-1, {0.2, -0.1}, {0.7, 0.45}, 0.4, 0.0, -0.3, 0.25, 0.8};
+  DiscardSink none;
+  const TrajectoryResult direct =
+      run_roll4_disc({1.0, 0.1, 0.5, 1.0}, minus, {30.0, UINT64_MAX, 1e-9, 1.0, 1e-12, 1e-12, 1000000}, none);
+  EXPECT_EQ(from_config.status, direct.status);
+  EXPECT_EQ(from_config.events, direct.events);
+  EXPECT_EQ(from_config.z_final, direct.z_final);
+  json bad = disc_config(0.1, 0.5, 1.0, {{"start", "minus"}}, {{"t_max", 1.0}});
+  try {
+    testing::config_from(bad);
+    ADD_FAILURE() << "start \"minus\" accepted";
+  } catch (const ConfigError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("initial.start"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("plate, plate_minus"), std::string::npos) << msg;
   }
 }
 

@@ -27,6 +27,7 @@ enum class StartKind : std::int32_t {
   boundary = 1,  // on the wall, just after leaving it (moving inward)
   impact = 2,    // on the wall, just before the first collision, with a given contact slip
   rim_entry = 3, // rolling: entering the curved part at phi = 0
+  plate_minus = 4,  // roll4:disc: on the flat face N^- (x4 = -r); "plate" (interior) is N^+
 };
 
 enum class MomentForm : std::int32_t { gamma = 0, eta = 1, beta = 2 };

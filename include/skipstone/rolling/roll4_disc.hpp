@@ -24,9 +24,11 @@
 // that start on the rim (the first flight from an interior start is not a chord, as in the
 // no-slip disc); caustic_gap = |rho_even - rho_odd| (Figures 19-20).
 //
-// Start "plate": on N^+ at (x1, x2) (masked outside C; on the circle it may be moving outward
-// and enters N^c at once), height z, ambient velocity (v1, v2, v3) and spin (S12, S13, S23),
-// S_ij = e_i . S e_j.
+// Start "plate" on N^+ (x4 = +r), "plate_minus" on N^- (x4 = -r): at (x1, x2) (masked outside C;
+// on the circle it may be moving outward and enters N^c at once), height z, ambient velocity
+// (v1, v2, v3) and spin (S12, S13, S23), S_ij = e_i . S e_j. The mirror x4 -> -x4 fixes e1, e2,
+// e3, so the N^- start with the same numbers is the mirror image of the N^+ one: the same rows
+// on the flat parts, and on N^c phi -> pi - phi, tau -> -tau (v1, S12, S13 change sign; tested).
 //
 // Sink (trace): on_event(t, x, (u, w), nu) at the start, at every rim entry and at the end with
 // the ambient state, u = (u, u3), w = (A23, -A13, A12), nu = 0; and at every integrator step on
@@ -35,12 +37,14 @@
 // column x - r nu is the rim point R n). In both, |u|^2 + |w|^2 = 2E and u_z^2 + w_x^2 + w_y^2 = 2E2.
 // w is minus the spin vector of S (as in roll4_planes.hpp): with it the ambient (u, w) on a flat
 // part is the state of the no-slip ball in cylinder:disc, and as r -> 0 a rim passage becomes
-// the no-slip map with beta = +pi eta (Theorem 8, Eq. (13); tested).
+// the no-slip map with beta = +pi eta (Theorem 8, Eq. (13); tested). The rows are built in
+// disc_output.hpp; a sink that asks for samples (trace --sample) also gets on_sample rows there.
 #pragma once
 #include "skipstone/collision.hpp"
 #include "skipstone/height_stats.hpp"
 #include "skipstone/result.hpp"
 #include "skipstone/rolling/disc_junction.hpp"
+#include "skipstone/rolling/disc_output.hpp"
 #include "skipstone/rolling/disc_transversal.hpp"
 #include "skipstone/rolling/stadium_segments.hpp"
 
@@ -92,8 +96,8 @@ struct DiscRollOptions {
 
 template <class Sink>
 SKIPSTONE_HD void emit_plate(Sink& sink, double t, const PlateState& s) {
-  const State3D st = {{s.u.x, s.u.y, s.u3}, {s.A23, -s.A13, s.A12}};
-  sink.on_event(t, Vec3{s.p.x, s.p.y, s.z}, st, Vec3{0.0, 0.0, 0.0});
+  const DiscRow row = plate_row(s);
+  sink.on_event(t, row.x, row.state, row.nu);
 }
 
 // Turns the integrator's steps on N^c into trace events and height extremes.
@@ -106,10 +110,8 @@ struct DiscRimSteps {
   SKIPSTONE_HD void on_step(double t, const double* y) {
     h.extremum(y[9]);
     if (t == 0.0) return;  // the entry, already reported in the ambient frame
-    const Vec2 n = rim_normal(theta0 + y[5] / R);
-    const double rho = R + r * y[4];
-    const State3D st = {{y[0], y[1], y[6]}, {y[8], -y[7], y[2]}};
-    out.on_event(t0 + t, Vec3{rho * n.x, rho * n.y, y[9]}, st, Vec3{y[4] * n.x, y[4] * n.y, 0.0});
+    const DiscRow row = rim_row(y, theta0, R, r);
+    out.on_event(t0 + t, row.x, row.state, row.nu);
   }
 };
 
@@ -170,9 +172,8 @@ SKIPSTONE_HD TrajectoryResult run_roll4_disc(const DiscRollModel& m, PlateState 
       const double tv = s.u3 / G;
       if (tv > 0.0 && tv < tf) hs.extremum(s.z + 0.5 * s.u3 * tv);
     }
-    s.p = s.p + tf * s.u;
-    s.z = s.z + tf * (s.u3 - 0.5 * G * tf);
-    s.u3 -= G * tf;
+    if constexpr (wants_samples<Sink>::value) sample_flight(sink, s, t, to_end ? opt.t_max : t + tf, G);
+    s = fly(s, tf, G);
     t = to_end ? opt.t_max : t + tf;
     z_end = s.z;
     hs.sample(t, s.z);
@@ -188,8 +189,16 @@ SKIPSTONE_HD TrajectoryResult run_roll4_disc(const DiscRollModel& m, PlateState 
     double y[10];
     plate_to_rim(s, theta, y);
     DiscRimSteps<Sink> steps_sink{sink, hs, t, theta, m.R, m.r};
-    const RimRun<10> run = integrate_rim<kRimExtrapolationDepth>(sys, y, opt.t_max - t, opt.rtol, opt.atol,
-                                                                 opt.max_steps - steps, steps_sink);
+    RimRun<10> run;
+    if constexpr (wants_samples<Sink>::value) {
+      SampledRimSteps<DiscRimSystem, DiscRimSteps<Sink>, Sink> sampled{
+          steps_sink, sink, sys, opt.rtol, opt.atol, t, theta, m.R, m.r, 0.0, {}};
+      run = integrate_rim<kRimExtrapolationDepth>(sys, y, opt.t_max - t, opt.rtol, opt.atol, opt.max_steps - steps,
+                                                  sampled);
+    } else {
+      run = integrate_rim<kRimExtrapolationDepth>(sys, y, opt.t_max - t, opt.rtol, opt.atol, opt.max_steps - steps,
+                                                  steps_sink);
+    }
     steps += run.steps;
     t = run.status == Status::finished ? opt.t_max : t + run.t;
     z_end = run.y[9];
@@ -238,7 +247,7 @@ SKIPSTONE_HD TrajectoryResult simulate_roll4_disc(const ScanSpec& spec, const Sc
   const double* p = pt.p;
   const double R = p[P_R];
   PlateState s;
-  s.sheet = 1;
+  s.sheet = spec.start == StartKind::plate_minus ? -1 : 1;
   s.p = {p[P_X1], p[P_X2]};
   if (!(dot(s.p, s.p) <= R * R * (1.0 + 1e-12))) return masked_result();
   s.u = {p[P_V1], p[P_V2]};

@@ -1,0 +1,103 @@
+// What roll4:disc (roll4_disc.hpp) reports to its sink: the trace rows, and, for sinks that ask
+// for them, the state at given sample times (`skipstone trace --sample DT`, Figure 20).
+//
+// Rows (conventions of disc_junction.hpp, paper Section 5.2 and Proposition 12). On a flat part
+// the ambient state: x = (p, z), u = (u, u3), w = (A23, -A13, A12), nu = 0. On N^c the frame
+// state y: x = ((R + r sin phi) n(theta), x3), the centre projected to R^3, u = (v1, v2, v3),
+// w = (S23, -S13, S12), nu = sin(phi) n, so that the contact column x - r nu is the rim point.
+//
+// Samples. A sink opts in by having next_sample() (the next time it wants, nondecreasing) and
+// on_sample(t, x, state, nu), which must move next_sample() past t. The method is an exact stop
+// at the sample time, not an interpolant: on a flat part the closed-form flight (fly()) over
+// t_s - t from the last junction; on N^c, for t_s in (t_k, t_k + H_k] of an accepted GBS step,
+// one more GBS step (same depth) of length t_s - t_k from the accepted state y_k, followed by the
+// same projection onto E1 and E2 + G x3. That is exactly what a run stopped at t_max = t_s
+// computes (integrate_rim shortens its last step the same way), so a sample is as accurate as the
+// integrated trajectory at that time: a step of at most the accepted length from an accepted
+// state, local error within rtol/atol, energies exact to round-off. The extra steps are taken
+// off to the side; the trajectory continues from y_{k+1} and is the same with or without
+// sampling. Tested in tests/test_rolling_disc_samples.cpp (measured figures there).
+#pragma once
+#include <type_traits>
+#include <utility>
+
+#include "skipstone/collision.hpp"
+#include "skipstone/gbs.hpp"
+#include "skipstone/rolling/disc_junction.hpp"
+#include "skipstone/rolling/rim_passage.hpp"
+
+namespace skipstone {
+
+struct DiscRow {
+  Vec3 x;
+  State3D state;
+  Vec3 nu;
+};
+
+SKIPSTONE_HD SKIPSTONE_INLINE DiscRow plate_row(const PlateState& s) {
+  return {Vec3{s.p.x, s.p.y, s.z}, State3D{{s.u.x, s.u.y, s.u3}, {s.A23, -s.A13, s.A12}}, Vec3{0.0, 0.0, 0.0}};
+}
+
+// y: the frame state on N^c; theta0: the rim angle of the passage's entry point.
+SKIPSTONE_HD SKIPSTONE_INLINE DiscRow rim_row(const double* y, double theta0, double R, double r) {
+  const Vec2 n = rim_normal(theta0 + y[5] / R);
+  const double rho = R + r * y[4];
+  return {Vec3{rho * n.x, rho * n.y, y[9]}, State3D{{y[0], y[1], y[6]}, {y[8], -y[7], y[2]}},
+          Vec3{y[4] * n.x, y[4] * n.y, 0.0}};
+}
+
+// The exact flight on a flat part over time tau: straight in (x1, x2), free fall at G along e3.
+SKIPSTONE_HD SKIPSTONE_INLINE PlateState fly(PlateState s, double tau, double G) {
+  s.p = s.p + tau * s.u;
+  s.z = s.z + tau * (s.u3 - 0.5 * G * tau);
+  s.u3 -= G * tau;
+  return s;
+}
+
+template <class Sink, class = void>
+struct wants_samples : std::false_type {};
+template <class Sink>
+struct wants_samples<Sink, std::void_t<decltype(std::declval<Sink&>().next_sample())>> : std::true_type {};
+
+// Samples of the flight from s at time t up to t_end (inclusive).
+template <class Sink>
+SKIPSTONE_HD void sample_flight(Sink& sink, const PlateState& s, double t, double t_end, double G) {
+  for (double ts = sink.next_sample(); ts <= t_end; ts = sink.next_sample()) {
+    const DiscRow row = plate_row(fly(s, ts - t, G));
+    sink.on_sample(ts, row.x, row.state, row.nu);
+  }
+}
+
+// A step sink for integrate_rim that emits the samples inside each accepted step, then passes
+// the step on to `steps`. t0: start time of the passage; theta0: its entry rim angle.
+template <class Sys, class Steps, class Sink>
+struct SampledRimSteps {
+  Steps& steps;
+  Sink& out;
+  const Sys& sys;
+  double rtol, atol, t0, theta0, R, r;
+  double t_prev;
+  double y_prev[Sys::N];
+
+  SKIPSTONE_HD void on_step(double t, const double* y) {
+    constexpr int N = Sys::N;
+    if (t > 0.0) {
+      for (double ts = out.next_sample(); ts - t0 <= t; ts = out.next_sample()) {
+        double ys[N];
+        if (ts - t0 == t) {
+          for (int i = 0; i < N; ++i) ys[i] = y[i];
+        } else {
+          gbs_step<N, kRimExtrapolationDepth>(sys, y_prev, (ts - t0) - t_prev, ys, rtol, atol);
+          sys.project(ys);
+        }
+        const DiscRow row = rim_row(ys, theta0, R, r);
+        out.on_sample(ts, row.x, row.state, row.nu);
+      }
+    }
+    t_prev = t;
+    for (int i = 0; i < N; ++i) y_prev[i] = y[i];
+    steps.on_step(t, y);
+  }
+};
+
+}  // namespace skipstone
