@@ -19,10 +19,7 @@
 #include "config.hpp"
 #include "fma_peak.hpp"
 #include "machine_info.hpp"
-
-#ifndef SKIPSTONE_VERSION
-#define SKIPSTONE_VERSION "unknown"
-#endif
+#include "version.hpp"
 
 namespace skipstone {
 

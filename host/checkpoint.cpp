@@ -13,10 +13,7 @@
 #include "cli_args.hpp"
 #include "config_hash.hpp"
 #include "range_files.hpp"
-
-#ifndef SKIPSTONE_VERSION
-#define SKIPSTONE_VERSION "unknown"
-#endif
+#include "version.hpp"
 
 namespace skipstone {
 namespace {

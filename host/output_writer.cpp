@@ -14,10 +14,7 @@
 #include "png_heatmap.hpp"
 #include "skipstone/inertia.hpp"
 #include "skipstone/scan_point.hpp"
-
-#ifndef SKIPSTONE_VERSION
-#define SKIPSTONE_VERSION "unknown"
-#endif
+#include "version.hpp"
 
 namespace skipstone {
 namespace {

@@ -8,10 +8,7 @@
 #include "config_hash.hpp"
 #include "iso_time.hpp"
 #include "range_files.hpp"
-
-#ifndef SKIPSTONE_VERSION
-#define SKIPSTONE_VERSION "unknown"
-#endif
+#include "version.hpp"
 
 namespace skipstone {
 

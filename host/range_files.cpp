@@ -8,10 +8,7 @@
 #include "atomic_file.hpp"
 #include "config_hash.hpp"
 #include "npy_writer.hpp"
-
-#ifndef SKIPSTONE_VERSION
-#define SKIPSTONE_VERSION "unknown"
-#endif
+#include "version.hpp"
 
 namespace skipstone {
 namespace {

@@ -565,6 +565,23 @@ TEST_F(CliTest, HelpExitsZeroWithUsage) {
   EXPECT_NE(skipstone("trace --help").out.find("--index"), std::string::npos);
 }
 
+// One version string (host/version.hpp): `skipstone --version`, meta.json of a run, and
+// meta.json and range.json of a shard all carry the project version, never the fallback.
+TEST_F(CliTest, VersionIsTheSameEverywhere) {
+  const CliResult v = skipstone("--version");
+  ASSERT_EQ(v.rc, 0) << describe(v);
+  ASSERT_EQ(v.out.rfind("skipstone ", 0), 0u) << v.out;
+  const std::string version = v.out.substr(10, v.out.find('\n') - 10);
+  EXPECT_NE(version, "unknown");
+  EXPECT_FALSE(version.empty());
+  const fs::path cfg = write_config("grid.json", kGridConfig);
+  ASSERT_EQ(run(cfg, dir_ / "full", "--backend cpu").rc, 0);
+  EXPECT_EQ(read_json(dir_ / "full" / "meta.json").at("skipstone_version"), version);
+  ASSERT_EQ(run(cfg, dir_ / "shard", "--backend cpu --shard 0/2").rc, 0);
+  EXPECT_EQ(read_json(dir_ / "shard" / "meta.json").at("skipstone_version"), version);
+  EXPECT_EQ(read_json(dir_ / "shard" / "range.json").at("skipstone_version"), version);
+}
+
 // ---------------------------------------------------------------- 6. unwritable output
 
 TEST_F(CliTest, OutputBelowARegularFileFailsCleanly) {
