@@ -20,6 +20,16 @@ ParamRule rule(const std::string& n, Param p, std::optional<double> d, bool (*ok
   return {n, p, d, ok, allowed};
 }
 
+// Parameters of the rolling models with gravity: the size of the plate or wall (`size`), the
+// ball radius r (required; `r_allowed` says what it may be) and gravity, given as g or as
+// g_effective.
+std::vector<ParamRule> rolling_parameters(const ParamRule& size, const std::string& r_allowed) {
+  return {size, rule("r", P_BALL_R, std::nullopt, positive, r_allowed),
+          rule("g", P_G, 0.0, any, "any number (physical gravity; the rolling ball falls at g/(1+gamma^2))"),
+          rule("g_effective", P_G_EFF, 0.0, any,
+               "any number (the paper's effective gravity g/(1+gamma^2); give g or g_effective, not both)")};
+}
+
 const std::vector<std::string> kNoSlipObservables = {"status", "events", "t_end", "energy_error", "z_min",
                                                      "z_max", "z_final", "z_drift", "bounded"};
 const std::vector<std::string> kCausticObservables = {"rho_even", "rho_odd", "caustic_gap"};
@@ -140,11 +150,9 @@ SystemSchema system_schema(const std::string& name) {
     s.model = ModelKind::roll_disc;
     s.table = TableKind::none;
     s.dim = 3;
-    s.parameters = {rule("R", P_R, 1.0, positive, "> 0 (radius of the cross-section disc of the solid cylinder)"),
-                    rule("r", P_BALL_R, std::nullopt, positive, "> 0 (rolling ball radius)"),
-                    rule("g", P_G, 0.0, any, "any number (physical gravity; the rolling ball falls at g/(1+gamma^2))"),
-                    rule("g_effective", P_G_EFF, 0.0, any,
-                         "any number (the paper's effective gravity g/(1+gamma^2); give g or g_effective, not both)")};
+    s.parameters = rolling_parameters(
+        rule("R", P_R, 1.0, positive, "> 0 (radius of the cross-section disc of the solid cylinder)"),
+        "> 0 (rolling ball radius)");
     const std::vector<ParamRule> face = {
         rule("x1", P_X1, 0.0, any, "any number (position on the face; outside the disc the trajectory is masked)"),
         rule("x2", P_X2, 0.0, any, "any number"), rule("z", P_Z, 0.0, any, "any number (initial height)"),
@@ -166,11 +174,9 @@ SystemSchema system_schema(const std::string& name) {
     s.model = planes ? ModelKind::roll_planes : ModelKind::roll_strip;
     s.table = TableKind::none;
     s.dim = planes ? 3 : 2;
-    s.parameters = {rule("L", P_L, 1.0, positive, "> 0 (width of the plate: length of the flat parts of N_r)"),
-                    rule("r", P_BALL_R, std::nullopt, positive, "> 0 (rolling ball radius)"),
-                    rule("g", P_G, 0.0, any, "any number (physical gravity; the rolling ball falls at g/(1+gamma^2))"),
-                    rule("g_effective", P_G_EFF, 0.0, any,
-                         "any number (the paper's effective gravity g/(1+gamma^2); give g or g_effective, not both)")};
+    s.parameters = rolling_parameters(
+        rule("L", P_L, 1.0, positive, "> 0 (width of the plate: length of the flat parts of N_r)"),
+        "> 0 (rolling ball radius)");
     std::vector<ParamRule> keys = {
         rule("x1", P_X1, 0.0, any, "any number (position on the + sheet; outside [-L/2, L/2] the trajectory is masked)"),
         rule("z", P_Z, 0.0, any, "any number (initial height)"),
@@ -194,11 +200,8 @@ SystemSchema system_schema(const std::string& name) {
     s.model = ModelKind::roll_inside_cylinder;
     s.table = TableKind::none;
     s.dim = 3;
-    s.parameters = {rule("R", P_R, 1.0, positive, "> 0 (radius of the cylinder wall)"),
-                    rule("r", P_BALL_R, std::nullopt, positive, "> 0 and < R (rolling ball radius)"),
-                    rule("g", P_G, 0.0, any, "any number (physical gravity; the rolling ball falls at g/(1+gamma^2))"),
-                    rule("g_effective", P_G_EFF, 0.0, any,
-                         "any number (the paper's effective gravity g/(1+gamma^2); give g or g_effective, not both)")};
+    s.parameters = rolling_parameters(rule("R", P_R, 1.0, positive, "> 0 (radius of the cylinder wall)"),
+                                      "> 0 and < R (rolling ball radius)");
     s.starts = {{"wall",
                  {StartKind::interior,
                   {rule("angle", P_ANGLE, 0.0, any, "any number (angular position of the centre, radians)"),
