@@ -72,7 +72,6 @@ SKIPSTONE_HD TrajectoryResult simulate_roll3_inside_cylinder(const ScanSpec& spe
   const InsideCylinderState c = {rho, p[P_ANGLE], v1 / rho, v1, {p[P_V2], p[P_SPIN], p[P_Z]}};
   const double t_turn = v1 != 0.0 ? 2.0 * kPi * rho / fabs(v1) : INFINITY;
   const double k0 = v1 * v1 + c.h0.a * c.h0.a + c.h0.b * c.h0.b;
-  TrajectoryResult res = empty_result();
   HeightStats ob;  // extremes at events and inside each turn, drift over the events
   ob.start(c.h0.z);
   RotatingBlock h = c.h0;
@@ -90,8 +89,7 @@ SKIPSTONE_HD TrajectoryResult simulate_roll3_inside_cylinder(const ScanSpec& spe
     if (turn) ++events;
     ob.sample(t, h.z);
     const double k = v1 * v1 + h.a * h.a + h.b * h.b;
-    const double scale = k > k0 ? k : k0;
-    const double err = fabs(k - (k0 - 2.0 * G * (h.z - c.h0.z))) / scale;
+    const double err = rolling_energy_defect(k, k0, G, h.z, c.h0.z);
     max_err = err > max_err ? err : max_err;
     inside_cylinder_emit(sink, t, c, h);
     if (!(isfinite(t) && isfinite(k) && isfinite(h.z))) {
@@ -103,16 +101,7 @@ SKIPSTONE_HD TrajectoryResult simulate_roll3_inside_cylinder(const ScanSpec& spe
       break;
     }
   }
-  res.status = status;
-  res.events = events;
-  res.t_end = t;
-  res.energy_error = max_err;
-  res.z_min = ob.z_min;
-  res.z_max = ob.z_max;
-  res.z_final = h.z;
-  res.z_drift = ob.drift();
-  res.bounded = ob.bounded(spec.bounded_depth);
-  return res;
+  return closed_form_result(status, events, t, max_err, ob, h.z, spec.bounded_depth);
 }
 
 }  // namespace skipstone

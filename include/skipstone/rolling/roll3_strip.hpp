@@ -36,16 +36,8 @@ struct StripEmit {
 template <class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_roll3_strip(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
   const double* p = pt.p;
-  const double L = p[P_L], r = p[P_BALL_R], v1 = p[P_V1];
   if (plate_start_masked(p)) return masked_result();
-  const double gamma = point_gamma(spec, pt);
-  StadiumSetup s;
-  s.st = Stadium{L, r};
-  s.v1 = v1;
-  s.w_arc = -eta_from_gamma(gamma) * v1 / r;  // eta u k with k = -1/r
-  s.G = rolling_gravity(pt, gamma);
-  s.seg = 0;
-  s.pos = 0.5 * L - p[P_X1];
+  StadiumSetup s = plate_stadium_start(spec, pt, -1.0);  // w_arc = eta u k with k = -1/r
   s.h = {p[P_V2], p[P_SPIN], p[P_Z]};
   s.q = {0.0, 0.0, 0.0};
   s.s_const = 0.0;

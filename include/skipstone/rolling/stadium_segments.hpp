@@ -31,6 +31,7 @@
 #include <cstdint>
 
 #include "skipstone/height_stats.hpp"
+#include "skipstone/inertia.hpp"
 #include "skipstone/result.hpp"
 #include "skipstone/scan_point.hpp"
 #include "skipstone/vec.hpp"
@@ -185,6 +186,52 @@ SKIPSTONE_HD SKIPSTONE_INLINE bool plate_start_masked(const double* p) {
   return !(p[P_V1] != 0.0) || !(fabs(p[P_X1]) <= 0.5 * p[P_L]);
 }
 
+// The plate start of roll3:strip and roll4:planes on N_r: the + sheet (segment 0) at arc
+// position L/2 - x1, speed v1 along the stadium, effective gravity, and the rotation rate on
+// the half-circles w_arc = arc_sign eta v1 / r (arc_sign: the model's sign of the curvature
+// term). The caller fills the blocks h and q and s_const.
+SKIPSTONE_HD SKIPSTONE_INLINE StadiumSetup plate_stadium_start(const ScanSpec& spec, const ScanPoint& pt,
+                                                               double arc_sign) {
+  const double* p = pt.p;
+  const double L = p[P_L], r = p[P_BALL_R], v1 = p[P_V1];
+  const double gamma = point_gamma(spec, pt);
+  StadiumSetup s;
+  s.st = Stadium{L, r};
+  s.v1 = v1;
+  s.w_arc = arc_sign * eta_from_gamma(gamma) * v1 / r;
+  s.G = rolling_gravity(pt, gamma);
+  s.seg = 0;
+  s.pos = 0.5 * L - p[P_X1];
+  return s;
+}
+
+// Relative energy defect of a rolling run under effective gravity G: E = k/2 + G z is
+// conserved, so twice the kinetic energy k at height z should be k0 - 2 G (z - z0); the
+// difference is relative to the larger of the kinetic energies now and at the start (as the
+// no-slip code does).
+SKIPSTONE_HD SKIPSTONE_INLINE double rolling_energy_defect(double k, double k0, double G, double z, double z0) {
+  const double scale = k > k0 ? k : k0;
+  return fabs(k - (k0 - 2.0 * G * (z - z0))) / scale;
+}
+
+// The result of a closed-form rolling run: how and when it ended, its largest energy defect,
+// and the height observables of `ob` with the final height z_final.
+SKIPSTONE_HD SKIPSTONE_INLINE TrajectoryResult closed_form_result(Status status, std::uint64_t events, double t,
+                                                                  double max_err, const HeightStats& ob,
+                                                                  double z_final, double bounded_depth) {
+  TrajectoryResult res = empty_result();
+  res.status = status;
+  res.events = events;
+  res.t_end = t;
+  res.energy_error = max_err;
+  res.z_min = ob.z_min;
+  res.z_max = ob.z_max;
+  res.z_final = z_final;
+  res.z_drift = ob.drift();
+  res.bounded = ob.bounded(bounded_depth);
+  return res;
+}
+
 // Twice the kinetic energy, v1^2 + |h|^2 (+ |q|^2) + s_const^2.
 template <bool kSecondBlock>
 SKIPSTONE_HD SKIPSTONE_INLINE double stadium_kinetic2(const StadiumSetup& s) {
@@ -221,7 +268,6 @@ SKIPSTONE_HD SKIPSTONE_INLINE void stadium_rescale(StadiumSetup& s, double h2_0,
 // segment end and the final state. kSecondBlock: propagate q as well.
 template <class Emit, bool kSecondBlock, class Sink>
 SKIPSTONE_HD TrajectoryResult run_stadium(StadiumSetup s, const StadiumStop& stop, Sink& sink) {
-  TrajectoryResult res = empty_result();
   const double speed = fabs(s.v1);
   const bool forward = s.v1 > 0.0;
   const double t_flat = s.st.L / speed, t_arc = kPi * s.st.r / speed;
@@ -263,12 +309,8 @@ SKIPSTONE_HD TrajectoryResult run_stadium(StadiumSetup s, const StadiumStop& sto
       s.pos = s.pos < 0.0 ? 0.0 : (s.pos > len ? len : s.pos);
     }
     ob.sample(t, s.h.z);
-    // E = K + G z is conserved: compare the kinetic energy with K0 - 2 G (z - z0), relative to
-    // the larger of the kinetic energies now and at the start (as the no-slip code does).
     const double k = stadium_kinetic2<kSecondBlock>(s);
-    const double target = k0 - 2.0 * s.G * (s.h.z - ob.z0);
-    const double scale = k > k0 ? k : k0;
-    const double err = fabs(k - target) / scale;
+    const double err = rolling_energy_defect(k, k0, s.G, s.h.z, ob.z0);
     max_err = err > max_err ? err : max_err;
     if (reach_end && on_arc && (events % kStadiumRescalePeriod) == 0) stadium_rescale<kSecondBlock>(s, h2_0, q2_0, ob.z0);
     Emit::emit(sink, t, s.st.start(s.seg) + s.pos, s);
@@ -281,16 +323,7 @@ SKIPSTONE_HD TrajectoryResult run_stadium(StadiumSetup s, const StadiumStop& sto
       break;
     }
   }
-  res.status = status;
-  res.events = events;
-  res.t_end = t;
-  res.energy_error = max_err;
-  res.z_min = ob.z_min;
-  res.z_max = ob.z_max;
-  res.z_final = s.h.z;
-  res.z_drift = ob.drift();
-  res.bounded = ob.bounded(stop.bounded_depth);
-  return res;
+  return closed_form_result(status, events, t, max_err, ob, s.h.z, stop.bounded_depth);
 }
 
 }  // namespace skipstone
