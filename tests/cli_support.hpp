@@ -106,6 +106,15 @@ class CliTest : public ::testing::Test {
   unsigned calls_ = 0;
 };
 
+// A 130 x 100 grid of disc boundary starts, 13000 trajectories of up to 200 impacts: 4
+// statistics blocks of 4096; status.npy is 13 kB, events.npy 104 kB.
+inline const char* const kDiscGrid130x100 = R"({
+  "system": "disc", "parameters": {"gamma": 0.8}, "initial": {"start": "boundary"},
+  "scan": {"type": "grid", "axes": [{"param": "angle", "min": -1.2, "max": 1.2, "n": 130},
+                                    {"param": "spin", "min": -1, "max": 1, "n": 100}]},
+  "stop": {"max_events": 200}
+})";
+
 inline std::string describe(const CliResult& r) {
   return "exit " + std::to_string(r.rc) + "\n--- stdout:\n" + r.out + "\n--- stderr:\n" + r.err;
 }

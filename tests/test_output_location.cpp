@@ -19,20 +19,13 @@ namespace {
 
 using namespace skipstone::testing;
 
-const char* const kGrid = R"({
-  "system": "disc", "parameters": {"gamma": 0.8}, "initial": {"start": "boundary"},
-  "scan": {"type": "grid", "axes": [{"param": "angle", "min": -1.2, "max": 1.2, "n": 130},
-                                    {"param": "spin", "min": -1, "max": 1, "n": 100}]},
-  "stop": {"max_events": 200}
-})";
-
 void expect_clean_failure(const CliResult& r, const std::string& path) {
   EXPECT_TRUE(r.rc == 1 || r.rc == 2) << describe(r);
   EXPECT_NE(r.err.find(path), std::string::npos) << "the message does not name " << path << "\n" << describe(r);
 }
 
 TEST_F(CliTest, UnwritableOutputLocationsFailBeforeTheRun) {
-  const fs::path cfg = write_config("grid.json", kGrid);
+  const fs::path cfg = write_config("grid.json", kDiscGrid130x100);
   for (const std::string out : {"/proc/skipstone-test-out", "/proc/self", "/proc/self/fd/sub"}) {
     SCOPED_TRACE(out);
     expect_clean_failure(run(cfg, out, "--backend cpu"), out);
@@ -42,7 +35,7 @@ TEST_F(CliTest, UnwritableOutputLocationsFailBeforeTheRun) {
 
 TEST_F(CliTest, ReadOnlyFolderFailsBeforeTheRun) {
   if (geteuid() == 0) GTEST_SKIP() << "running as root: permission bits do not stop writing";
-  const fs::path cfg = write_config("grid.json", kGrid);
+  const fs::path cfg = write_config("grid.json", kDiscGrid130x100);
   const fs::path locked = dir_ / "locked";
   fs::create_directories(locked);
   ASSERT_EQ(chmod(locked.c_str(), 0555), 0);
@@ -81,7 +74,7 @@ CliResult run_with_file_size_limit(const fs::path& config, const fs::path& out, 
 TEST_F(CliTest, WriteFailureDuringTheRunLeavesNoHalfWrittenFile) {
   // `ulimit -f 100` (at most 100 KiB in bash, 50 KiB in dash) with SIGXFSZ ignored: status.npy
   // (13 kB) can be written, events.npy (104 kB) cannot.
-  const fs::path cfg = write_config("grid.json", kGrid);
+  const fs::path cfg = write_config("grid.json", kDiscGrid130x100);
   const fs::path out = dir_ / "out";
   const CliResult r = run_with_file_size_limit(cfg, out, dir_ / "stderr.txt");
   EXPECT_EQ(r.rc, 1) << describe(r);

@@ -12,13 +12,7 @@ namespace {
 
 using namespace skipstone::testing;
 
-// 130 x 100 = 13000 trajectories: 4 statistics blocks, so 3 shards hold 1, 1 and 2 blocks.
-const char* const kGrid = R"({
-  "system": "disc", "parameters": {"gamma": 0.8}, "initial": {"start": "boundary"},
-  "scan": {"type": "grid", "axes": [{"param": "angle", "min": -1.2, "max": 1.2, "n": 130},
-                                    {"param": "spin", "min": -1, "max": 1, "n": 100}]},
-  "stop": {"max_events": 200}
-})";
+// kDiscGrid130x100 (cli_support.hpp) has 4 statistics blocks, so 3 shards hold 1, 1 and 2 blocks.
 
 const char* const kRandom = R"({
   "system": "disc", "parameters": {"gamma": 0.8}, "initial": {"start": "boundary", "spin": 0.2},
@@ -45,7 +39,7 @@ class ShardTest : public CliTest {
 };
 
 TEST_F(ShardTest, ThreeShardsMergedEqualThePlainRun) {
-  for (const char* text : {kGrid, kRandom}) {
+  for (const char* text : {kDiscGrid130x100, kRandom}) {
     const fs::path cfg = write_config("scan.json", text);
     const fs::path plain = dir_ / "plain", merged = dir_ / "merged";
     const CliResult r = run(cfg, plain, "--backend cpu");
@@ -73,7 +67,7 @@ TEST_F(ShardTest, MoreShardsThanBlocksLeavesSomeEmpty) {
 }
 
 TEST_F(ShardTest, MergeRefusesIncompleteDuplicateOrForeignShards) {
-  const fs::path grid = write_config("grid.json", kGrid);
+  const fs::path grid = write_config("grid.json", kDiscGrid130x100);
   const std::string all = run_shards(grid, 3, {0, 1, 2});
   const std::string s0 = shell_quote((dir_ / "shard0").string()), s1 = shell_quote((dir_ / "shard1").string()),
                     s2 = shell_quote((dir_ / "shard2").string());
@@ -104,7 +98,7 @@ TEST_F(ShardTest, MergeRefusesIncompleteDuplicateOrForeignShards) {
 }
 
 TEST_F(ShardTest, BadShardOptionIsAUsageError) {
-  const fs::path cfg = write_config("grid.json", kGrid);
+  const fs::path cfg = write_config("grid.json", kDiscGrid130x100);
   for (const char* bad : {"3/3", "1", "a/3", "1/0", "-1/3", "1/3/4"}) {
     SCOPED_TRACE(bad);
     const CliResult r = run(cfg, dir_ / "out", std::string("--shard ") + bad);
