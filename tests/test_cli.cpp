@@ -346,7 +346,7 @@ TEST_F(CliTest, MinimalConfigWithoutOptionalSectionsRuns) {
   EXPECT_EQ(t.rc, 0) << describe(t);
 }
 
-// trace --sample DT (closed-form rolling models): one row at each multiple of DT, the first and
+// trace --sample DT (rolling models with plates): one row at each multiple of DT, the first and
 // last equal to the event trace's start and end; a run stopped by max_events ends on its final
 // state; other systems and bad steps are usage errors.
 std::vector<std::vector<std::string>> csv_rows(const std::string& text) {
@@ -371,7 +371,10 @@ TEST_F(CliTest, TraceSampleGivesTheStateEveryDt) {
   const fs::path planes = write_config("planes.json", R"({"system": "roll4:planes",
       "parameters": {"L": 1.0, "r": 0.5, "eta": 0.4, "g_effective": 5.0}, "initial": {"v1": 1.0, "v3": -1.0},
       "stop": {"max_events": 2}})");
-  for (const auto& [cfg, n_rows] : {std::pair{cyl, 11u}, std::pair{planes, 0u}}) {
+  const fs::path disc4 = write_config("disc4.json", R"({"system": "roll4:disc",
+      "parameters": {"R": 1.0, "r": 0.1, "eta": 0.5, "g_effective": 1.0},
+      "initial": {"x1": 0.5, "v1": -0.8, "v2": 1.0, "v3": 0.2, "S12": 0.61, "S23": -1.0}, "stop": {"t_max": 2.5}})");
+  for (const auto& [cfg, n_rows] : {std::pair{cyl, 11u}, std::pair{planes, 0u}, std::pair{disc4, 11u}}) {
     const fs::path ev = dir_ / "events.csv", sm = dir_ / "samples.csv";
     ASSERT_EQ(skipstone("trace " + shell_quote(cfg.string()) + " --out " + shell_quote(ev.string())).rc, 0);
     const CliResult r = skipstone("trace " + shell_quote(cfg.string()) + " --out " + shell_quote(sm.string()) + " --sample 0.25");
