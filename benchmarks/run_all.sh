@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every benchmark and writes benchmarks/RESULTS.md: builds skipstone and
 # skipstone_figure18_points (scripts/setup.sh, into build/ or $SKIPSTONE_BUILD_DIR), runs
-# `skipstone bench --backend cpu` and `skipstone bench --scaling --backend cpu` (sizes up to
+# `skipstone bench --backend cpu --precision float` and `skipstone bench --scaling --backend cpu` (sizes up to
 # $BENCH_SCALING_MAX trajectories, default 1e7), the NumPy disc baseline, the SciPy Figure-18
 # baseline and the Figure-18 comparison, then formats the table. Raw JSON goes to
 # $BUILD/bench-results/.
@@ -48,7 +48,7 @@ load=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "run_all: $quiet"
 
 echo "== skipstone bench (C++ CPU backend)"
-"$skipstone" bench --backend cpu --json "$raw/bench.json" | tee "$raw/bench.txt"
+"$skipstone" bench --backend cpu --precision float --json "$raw/bench.json" | tee "$raw/bench.txt"
 
 echo "== skipstone bench --scaling"
 "$skipstone" bench --scaling --backend cpu --max-trajectories "${BENCH_SCALING_MAX:-1e7}" --reps 3 \

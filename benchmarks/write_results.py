@@ -174,6 +174,18 @@ def main():
         L.append(f"| Figure 18, CPU backend, 1 thread, per unmasked point | "
                  f"{spread(rate(f18['backend_1_thread'], 'unmasked_points'))} | trajectories/s | scaling {thr} threads / 1: "
                  f"{ratio(f18['scaling_all_over_1'])} | | |")
+    f18f = f18.get("float")
+    if isinstance(f18f, dict):  # skipstone bench --precision float
+        fa = f18f["accuracy_vs_double"]
+        frt = f18f["config"]["options"]["rtol"]
+        L.append(f"| Figure 18 **float** kernel (rtol = atol = {frt:g}), same grid, CPU backend, {thr} threads, per "
+                 f"unmasked point | {spread(rate(f18f['backend'], 'unmasked_points'))} | trajectories/s | float / "
+                 f"double: {ratio(f18f['throughput_float_over_double'])} | | |")
+        L.append(f"| Figure 18 float vs double (rtol 1e-11), same pixels: \\|exit_time difference\\| over the "
+                 f"{fa['same_side_exits']} same-side exits; exit side differs | {e(fa['exit_time_abs_diff_max'])} max "
+                 f"(median {e(fa['exit_time_abs_diff_median'], 2)}); {fa['exit_side_differs']} of "
+                 f"{fa['pixels_compared']} pixels ({100 * fa['exit_side_differs_fraction']:.2f}%) | time units; pixels "
+                 f"| float energy error max {e(fa['energy_error_max_float'], 2)} | | |")
     L.append(f"| roll4:disc with gravity (Figure-20 setting, {r4['trajectories']} trajectories, t_max "
              f"{r4['config']['stop']['t_max']:g}; {r4['steps']} GBS steps and {r4['events']} rim passages per run), "
              f"CPU backend, {thr} threads | {spread(rate(r4['backend'], 'steps'))} | steps/s | "

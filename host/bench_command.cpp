@@ -3,6 +3,8 @@
 // gravity), each with a warm-up, repetitions, median and spread, on the chosen backend; with
 // the machine described, a measured (CPU) or documented (GPU) FP64 peak and the fraction of it
 // reached by the disc. --scaling measures throughput against ensemble size and threads instead.
+// --precision float also runs the workloads that have a float kernel (the Figure-18 map) in
+// float and reports the accuracy cost against the double run of the same pixels.
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -11,6 +13,7 @@
 
 #include "backend.hpp"
 #include "backends.hpp"
+#include "bench_accuracy.hpp"
 #include "bench_report.hpp"
 #include "bench_scaling.hpp"
 #include "bench_workloads.hpp"
@@ -24,7 +27,7 @@
 namespace skipstone {
 
 const char* const kBenchHelp =
-    "usage: skipstone bench [--backend auto|cpu|cuda] [--precision double] [--json FILE]\n"
+    "usage: skipstone bench [--backend auto|cpu|cuda] [--precision double|float] [--json FILE]\n"
     "                       [--reps N] [--quick] [--scaling [--max-trajectories N]]\n"
     "\n"
     "Times fixed workloads, each with 1 warm-up run and N timed runs (default 5; median and\n"
@@ -38,7 +41,10 @@ const char* const kBenchHelp =
     "--scaling: instead, disc throughput for 1e3, 1e4, ... trajectories up to\n"
     "--max-trajectories (default 1e7 on the CPU, 1e8 on CUDA; 1e4 with --quick) and, on the\n"
     "CPU, for 1, 2, ... threads.\n"
-    "--precision: double only; the kernels have no float version yet.\n"
+    "--precision float: every workload runs in double as above; the Figure-18 map also runs in\n"
+    "float (rtol = atol = 1e-5; a float GBS cannot reach 1e-11), timed the same way, with its\n"
+    "accuracy cost against the double map: max and median |exit_time float - double| and the\n"
+    "fraction of pixels whose exit side differs. The other workloads are double only.\n"
     "--json FILE: everything measured, with the machine, backend, load averages and configs.\n";
 
 namespace {
@@ -49,7 +55,7 @@ using namespace bench;
 struct BenchOptions {
   std::string backend = "auto", json_path;
   int reps = 5;
-  bool quick = false, scaling = false;
+  bool quick = false, scaling = false, with_float = false;
   std::uint64_t max_trajectories = 0;  // 0: by backend
 };
 
@@ -78,10 +84,9 @@ BenchOptions parse_bench_args(const ParsedArgs& a) {
   }
   if (a.values.count("--precision")) {
     const std::string p = a.values.at("--precision");
-    if (p == "float")
-      throw UsageError("--precision float: no workload supports float; the no-slip and rolling kernels are "
-                       "double precision only (use --precision double)");
-    if (p != "double") throw UsageError("--precision " + p + ": allowed value is double");
+    if (p != "double" && p != "float") throw UsageError("--precision " + p + ": allowed values are double, float");
+    o.with_float = p == "float";
+    if (o.with_float && o.scaling) throw UsageError("--precision float applies to the workloads, not to --scaling");
   }
   return o;
 }
@@ -91,35 +96,53 @@ struct Workload {
   json config;
   std::vector<RateDef> rates;
   double flops_per_impact;  // 0: not counted
+  json float_config;        // the float kernel's config; null: double only
 };
 
 std::vector<Workload> workloads(const WorkloadSizes& z) {
   const RateDef impacts{"impacts", "impacts/s", &EnsembleTotals::events};
+  const json none;
   return {
       {"disc", "no-slip disc, gamma = sqrt(2/3), boundary start", disc_config(z.disc_count, z.disc_events),
-       {impacts}, kDiscFlopsPerImpact},
+       {impacts}, kDiscFlopsPerImpact, none},
       {"cylinder_disc_gravity", "no-slip cylinder:disc, g = 1, impact start",
-       cylinder_config(z.cyl_count, z.cyl_events), {impacts}, 0.0},
+       cylinder_config(z.cyl_count, z.cyl_events), {impacts}, 0.0, none},
       {"figure18", "roll4:disc-transversal Figure-18 map, rtol = atol = 1e-11", figure18_grid_config(z.fig18_n),
        {{"unmasked_points", "trajectories/s", &EnsembleTotals::unmasked},
         {"all_points", "trajectories/s", &EnsembleTotals::trajectories},
         {"steps", "steps/s", &EnsembleTotals::steps}},
-       0.0},
+       0.0, figure18_grid_config(z.fig18_n, kFigure18FloatTolerance)},
       {"roll4_disc_gravity", "roll4:disc with gravity (Figure-20 setting)",
        roll4_gravity_config(z.roll4_count, z.roll4_t_max),
        {{"steps", "steps/s", &EnsembleTotals::steps},
         {"trajectories", "trajectories/s", &EnsembleTotals::trajectories},
         {"rim_passages", "passages/s", &EnsembleTotals::events}},
-       0.0},
+       0.0, none},
   };
 }
 
-json run_workload(const Workload& w, Backend b, int reps, const FmaPeak& cpu_peak, double gpu_peak) {
-  const RunConfig rc = parse_config(w.config);
+ScanSpec workload_spec(const json& config, Precision p) {
+  ScanSpec spec = parse_config(config).spec;
+  spec.precision = p;
+  return spec;
+}
+
+json run_workload(const Workload& w, Backend b, int reps, const FmaPeak& cpu_peak, double gpu_peak, Precision p) {
+  const bool in_float = p == Precision::float32;
+  const RunConfig rc = parse_config(in_float ? w.float_config : w.config);
+  const ScanSpec spec = workload_spec(in_float ? w.float_config : w.config, p);
   const bool on_cpu = b == Backend::cpu;
-  std::printf("%s: %llu trajectories\n", w.title.c_str(), static_cast<unsigned long long>(rc.spec.count));
-  EnsembleRunner runner(b, rc.spec);
-  json j = {{"title", w.title}, {"config", rc.resolved}, {"trajectories", rc.spec.count}, {"loadavg_before", loadavg()}};
+  if (in_float)
+    std::printf("%s, FLOAT kernel instead, at rtol %.0e, atol %.0e: %llu trajectories\n", w.title.c_str(), spec.rtol, spec.atol,
+                static_cast<unsigned long long>(spec.count));
+  else
+    std::printf("%s: %llu trajectories\n", w.title.c_str(), static_cast<unsigned long long>(spec.count));
+  EnsembleRunner runner(b, spec);
+  json j = {{"title", w.title},
+            {"precision", in_float ? "float" : "double"},
+            {"config", rc.resolved},
+            {"trajectories", spec.count},
+            {"loadavg_before", loadavg()}};
   const auto on_backend = [&] { return runner.run(); };
   const int threads = on_cpu ? cpu::max_threads() : 0;
   const std::string label = on_cpu ? "CPU backend, " + std::to_string(threads) + " threads" : "CUDA backend";
@@ -153,6 +176,26 @@ json run_workload(const Workload& w, Backend b, int reps, const FmaPeak& cpu_pea
   std::printf("  status %s; load average before %s, after %s\n", j["status_counts"].dump().c_str(),
               j["loadavg_before"].get<std::string>().c_str(), j["loadavg_after"].get<std::string>().c_str());
   return j;
+}
+
+// The float run of a workload with a float kernel: timed like the double one, its throughput
+// over the double run's, and its accuracy cost pixel by pixel against the double run.
+json float_comparison(const Workload& w, Backend b, int reps, const FmaPeak& cpu_peak, double gpu_peak,
+                      const json& double_run) {
+  json f = run_workload(w, b, reps, cpu_peak, gpu_peak, Precision::float32);
+  const std::string rate = w.rates[0].name;
+  f["throughput_float_over_double"] =
+      f["backend"][rate]["median"].get<double>() / double_run["backend"][rate]["median"].get<double>();
+  const ExitMapDifference d =
+      compare_exit_maps(b, workload_spec(w.config, Precision::float64), workload_spec(w.float_config, Precision::float32));
+  f["accuracy_vs_double"] = d.json();
+  std::printf("  %-56s %.2fx\n", "throughput float / double (median)", f["throughput_float_over_double"].get<double>());
+  std::printf("  float vs double over %llu pixels: exit side differs on %llu (%.3g%%); |exit_time diff| over the\n"
+              "  %llu same-side exits: max %.3e, median %.3e; float energy error max %.2e\n",
+              static_cast<unsigned long long>(d.compared), static_cast<unsigned long long>(d.side_differs),
+              d.compared ? 100.0 * d.side_differs / d.compared : 0.0, static_cast<unsigned long long>(d.same_side_exits),
+              d.max_dt, d.median_dt, d.max_energy_error_b);
+  return f;
 }
 
 json machine_json(const BackendChoice& bc, const FmaPeak& peak) {
@@ -200,6 +243,7 @@ int bench_command(const std::vector<std::string>& args, const std::string& comma
               {"quick", o.quick},
               {"loadavg_start", loadavg()},
               {"machine", machine_json(bc, peak)}};
+  if (o.with_float) doc["precision"] = "double and float";
   const double gpu_peak = gpu ? doc["machine"]["gpu"].value("fp64_peak_flops", 0.0) : 0.0;
   std::printf("skipstone bench  %s  %s; CPU %s, %d cores; 1 warm-up + %d runs each; load average %s\n",
               doc["date"].get<std::string>().c_str(), bc.description.c_str(), cpu_model().c_str(), cpu_cores(), o.reps,
@@ -211,8 +255,17 @@ int bench_command(const std::vector<std::string>& args, const std::string& comma
     doc["scaling"] = run_scaling(bc.backend, o.reps, max_n, o.quick ? 10000 : 100000);
   } else {
     doc["flops_per_impact_disc"] = kDiscFlopsPerImpact;
-    for (const Workload& w : workloads(workload_sizes(gpu, o.quick)))
-      doc["benchmarks"][w.key] = run_workload(w, bc.backend, o.reps, peak, gpu_peak);
+    for (const Workload& w : workloads(workload_sizes(gpu, o.quick))) {
+      json& j = doc["benchmarks"][w.key];
+      j = run_workload(w, bc.backend, o.reps, peak, gpu_peak, Precision::float64);
+      if (!o.with_float) continue;
+      if (w.float_config.is_null()) {
+        j["float"] = "double only: this workload has no float kernel";
+        std::printf("  float: double only (no float kernel for this workload)\n");
+        continue;
+      }
+      j["float"] = float_comparison(w, bc.backend, o.reps, peak, gpu_peak, j);
+    }
   }
   doc["loadavg_end"] = loadavg();
   if (!o.json_path.empty()) write_json(o.json_path, doc);

@@ -46,8 +46,8 @@ json figure18_base(double rtol, double atol) {
           {"options", {{"rtol", rtol}, {"atol", atol}}}};
 }
 
-json figure18_grid_config(std::uint64_t n) {
-  json j = figure18_base(1e-11, 1e-11);
+json figure18_grid_config(std::uint64_t n, double tol) {
+  json j = figure18_base(tol, tol);
   j["initial"] = {{"start", "rim_entry"}, {"speed", 1.0}};
   j["scan"] = {{"type", "grid"},
                {"axes", {{{"param", "v2"}, {"min", -1.0}, {"max", 1.0}, {"n", n}},

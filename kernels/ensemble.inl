@@ -16,7 +16,7 @@ struct SimulateTrajectory {
   std::uint64_t first;
   SKIPSTONE_HD TrajectoryResult operator()(std::uint64_t i) const {
     DiscardSink sink;
-    return simulate_trajectory(spec, first + i, sink);
+    return simulate_in_precision(spec, first + i, sink);
   }
 };
 

@@ -1,6 +1,7 @@
 // test_bench_cli.cpp — end-to-end tests of `skipstone bench`: the quick workloads and the quick
-// scaling study write valid JSON with the documented keys and positive rates, and bad options
-// (float precision, unknown backend, a bad count) are refused with a message naming them.
+// scaling study write valid JSON with the documented keys and positive rates, --precision float
+// adds the float Figure-18 run with its accuracy cost (the other workloads say they are double
+// only), and bad options (unknown precision or backend, a bad count) are refused by name.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -46,6 +47,34 @@ TEST_F(CliTest, BenchQuickWritesJsonWithPositiveRates) {
   EXPECT_NE(r.out.find("impacts/s"), std::string::npos) << r.out;
 }
 
+// The quick map is 32 x 32; float at rtol 1e-5 against double at 1e-11 (issue 5). The bounds
+// are loose versions of the unit test's (test_rolling_transversal.cpp) for this smaller map.
+constexpr double kQuickFloatSideDiffers = 0.05;
+constexpr double kQuickFloatMedianExitTime = 1e-3;
+
+TEST_F(CliTest, BenchPrecisionFloatReportsTheAccuracyCost) {
+  const fs::path out = dir_ / "bench_float.json";
+  const CliResult r = skipstone("bench --quick --reps 1 --backend cpu --precision float --json " + shell_quote(out.string()));
+  ASSERT_EQ(r.rc, 0) << describe(r);
+  const json j = read_json(out);
+  EXPECT_EQ(j["precision"], "double and float");
+  const json& b = j["benchmarks"];
+  for (const char* k : {"disc", "cylinder_disc_gravity", "roll4_disc_gravity"}) {
+    ASSERT_TRUE(b[k]["float"].is_string()) << k;
+    EXPECT_NE(b[k]["float"].get<std::string>().find("double only"), std::string::npos) << k;
+  }
+  const json& f = b["figure18"]["float"];
+  EXPECT_EQ(f["precision"], "float");
+  expect_positive_rate(f["backend"], "unmasked_points", "figure18 float");
+  EXPECT_GT(f["throughput_float_over_double"].get<double>(), 0.0);
+  const json& a = f["accuracy_vs_double"];
+  EXPECT_GT(a["pixels_compared"].get<std::uint64_t>(), 500u);
+  EXPECT_LE(a["exit_side_differs_fraction"].get<double>(), kQuickFloatSideDiffers);
+  EXPECT_LT(a["exit_time_abs_diff_median"].get<double>(), kQuickFloatMedianExitTime);
+  EXPECT_GE(a["exit_time_abs_diff_max"].get<double>(), a["exit_time_abs_diff_median"].get<double>());
+  EXPECT_NE(r.out.find("double only"), std::string::npos) << r.out;
+}
+
 TEST_F(CliTest, BenchScalingQuickCoversSizesAndThreads) {
   const fs::path out = dir_ / "scaling.json";
   const CliResult r =
@@ -61,7 +90,7 @@ TEST_F(CliTest, BenchScalingQuickCoversSizesAndThreads) {
 }
 
 TEST_F(CliTest, BenchRefusesBadOptionsByName) {
-  const std::pair<const char*, const char*> cases[] = {{"--precision float", "--precision float"},
+  const std::pair<const char*, const char*> cases[] = {{"--precision half", "--precision half"},
                                                        {"--backend gpu", "--backend gpu"},
                                                        {"--reps 0", "--reps 0"},
                                                        {"--max-trajectories 100", "--max-trajectories"}};

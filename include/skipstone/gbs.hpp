@@ -3,24 +3,26 @@
 // estimate |T_KK - T_K,K-1| (Hairer, Norsett, Wanner, Solving ODEs I, section II.9). No
 // coefficient tables, any order, and a macro step can be recomputed over any fraction of its
 // length, which is how events are located to round-off (rolling/*.hpp). State stays in
-// registers/local arrays: N and K are compile-time constants.
+// registers/local arrays: N and K are compile-time constants. The scalar type T is deduced from
+// the state (double; float for the float Figure-18 kernel, precision.hpp).
 #pragma once
 #include <cmath>
 
 #include "skipstone/hd.hpp"
+#include "skipstone/precision.hpp"
 
 namespace skipstone {
 
 // One macro step of length H from y. Writes the extrapolated state to y_new and returns the
 // scaled RMS error estimate (<= 1 means the step meets atol/rtol).
-template <int N, int K, class Sys>
-SKIPSTONE_HD double gbs_step(const Sys& sys, const double* y, double H, double* y_new, double rtol, double atol) {
-  double tab[K][N];
-  double f0[N], f[N], z0[N], z1[N], cur[N];
+template <int N, int K, class Sys, class T>
+SKIPSTONE_HD T gbs_step(const Sys& sys, const T* y, same_t<T> H, T* y_new, same_t<T> rtol, same_t<T> atol) {
+  T tab[K][N];
+  T f0[N], f[N], z0[N], z1[N], cur[N];
   sys.rhs(y, f0);
   for (int j = 1; j <= K; ++j) {
     const int n = 2 * j;
-    const double h = H / n;
+    const T h = H / n;
     for (int i = 0; i < N; ++i) {
       z0[i] = y[i];
       z1[i] = y[i] + h * f0[i];
@@ -28,40 +30,40 @@ SKIPSTONE_HD double gbs_step(const Sys& sys, const double* y, double H, double* 
     for (int m = 1; m < n; ++m) {
       sys.rhs(z1, f);
       for (int i = 0; i < N; ++i) {
-        const double z2 = z0[i] + 2.0 * h * f[i];
+        const T z2 = z0[i] + T(2) * h * f[i];
         z0[i] = z1[i];
         z1[i] = z2;
       }
     }
     for (int i = 0; i < N; ++i) cur[i] = z1[i];
     for (int k = 0; k < j - 1; ++k) {
-      const double nr = static_cast<double>(n) / static_cast<double>(2 * (j - k - 1));
-      const double den = 1.0 / (nr * nr - 1.0);
+      const T nr = static_cast<T>(n) / static_cast<T>(2 * (j - k - 1));
+      const T den = T(1) / (nr * nr - T(1));
       for (int i = 0; i < N; ++i) {
-        const double prev = tab[k][i];
+        const T prev = tab[k][i];
         tab[k][i] = cur[i];
         cur[i] = cur[i] + (cur[i] - prev) * den;
       }
     }
     for (int i = 0; i < N; ++i) tab[j - 1][i] = cur[i];
   }
-  double err = 0.0;
+  T err = T(0);
   for (int i = 0; i < N; ++i) {
     y_new[i] = tab[K - 1][i];
-    const double ya = fabs(y[i]), yb = fabs(y_new[i]);
-    const double sc = atol + rtol * (ya > yb ? ya : yb);
-    const double e = (tab[K - 1][i] - tab[K - 2][i]) / sc;
+    const T ya = fabs(y[i]), yb = fabs(y_new[i]);
+    const T sc = atol + rtol * (ya > yb ? ya : yb);
+    const T e = (tab[K - 1][i] - tab[K - 2][i]) / sc;
     err += e * e;
   }
   return sqrt(err / N);
 }
 
 // Step-size factor after a step with scaled error err (order 2K method).
-template <int K>
-SKIPSTONE_HD SKIPSTONE_INLINE double gbs_step_factor(double err) {
-  if (!(err > 0.0)) return 4.0;
-  const double f = 0.9 * pow(err, -1.0 / (2 * K - 1));
-  return f < 0.2 ? 0.2 : (f > 4.0 ? 4.0 : f);
+template <int K, class T>
+SKIPSTONE_HD SKIPSTONE_INLINE T gbs_step_factor(T err) {
+  if (!(err > T(0))) return T(4);
+  const T f = T(0.9) * pow(err, T(-1) / (2 * K - 1));
+  return f < T(0.2) ? T(0.2) : (f > T(4) ? T(4) : f);
 }
 
 }  // namespace skipstone

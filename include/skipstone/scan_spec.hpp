@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 
+#include "skipstone/precision.hpp"
 #include "skipstone/tables/polygon.hpp"
 
 namespace skipstone {
@@ -90,6 +91,7 @@ struct ScanSpec {
   double corner_tolerance;  // relative to the table size
   double rtol, atol;        // rolling integrator tolerances
   std::uint64_t max_steps;  // rolling integrator step budget
+  Precision precision;      // float32: the float kernel (roll4:disc-transversal only; set by bench)
 };
 
 }  // namespace skipstone

@@ -7,7 +7,8 @@ namespace skipstone {
 struct DiscardSink {
   template <class V, class S>
   SKIPSTONE_HD void on_event(double, V, const S&, V) {}
-  SKIPSTONE_HD void on_step(double, const double*) {}
+  template <class T>
+  SKIPSTONE_HD void on_step(T, const T*) {}
 };
 
 }  // namespace skipstone

@@ -8,7 +8,8 @@
 // without trigonometry. One passage from phi = 0 (the Figure-18 map) is integrated by
 // rim_passage.hpp, with the projection back onto the energy sphere and the unit circle after
 // every step; the exit through phi = 0 (same side, the "friendly roll") or phi = pi (opposite
-// side) ends it.
+// side) ends it. Templated on the scalar type T: double, and float for the float Figure-18
+// kernel (precision.hpp); DiscTransversalSystem and RimPassage are the double versions.
 #pragma once
 #include "skipstone/result.hpp"
 #include "skipstone/rolling/rim_passage.hpp"
@@ -16,26 +17,28 @@
 
 namespace skipstone {
 
-SKIPSTONE_HD SKIPSTONE_INLINE void project_transversal(double* y, double xi_norm) {
-  const double n = sqrt(y[0] * y[0] + y[1] * y[1] + y[2] * y[2]);
-  const double a = xi_norm / n;
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE void project_transversal(T* y, same_t<T> xi_norm) {
+  const T n = sqrt(y[0] * y[0] + y[1] * y[1] + y[2] * y[2]);
+  const T a = xi_norm / n;
   y[0] *= a;
   y[1] *= a;
   y[2] *= a;
-  const double cn = 1.0 / sqrt(y[3] * y[3] + y[4] * y[4]);
+  const T cn = T(1) / sqrt(y[3] * y[3] + y[4] * y[4]);
   y[3] *= cn;
   y[4] *= cn;
 }
 
 // The transversal right-hand side for y = (v1, v2, S12, cos phi, sin phi, arc length s along
 // the rim); returns f_c and f_s for the longitudinal block of roll4_disc.hpp.
-SKIPSTONE_HD SKIPSTONE_INLINE void disc_transversal_rhs(double kappa, double r, double eta, const double* y, double* f,
-                                                        double& fc, double& fs) {
-  const double v1 = y[0], v2 = y[1], S = y[2], c = y[3], s = y[4];
-  const double w = 1.0 / (1.0 - r * kappa * s);
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE void disc_transversal_rhs(same_t<T> kappa, same_t<T> r, same_t<T> eta, const T* y, T* f,
+                                                        T& fc, T& fs) {
+  const T v1 = y[0], v2 = y[1], S = y[2], c = y[3], s = y[4];
+  const T w = T(1) / (T(1) - r * kappa * s);
   fc = kappa * c * w;
   fs = kappa * s * w;
-  const double ir = 1.0 / r;
+  const T ir = T(1) / r;
   f[0] = -fc * v2 * v2 - eta * fs * v2 * S;
   f[1] = fc * v1 * v2 - eta * ir * v1 * S;
   f[2] = eta * (fs + ir) * v1 * v2;
@@ -44,58 +47,65 @@ SKIPSTONE_HD SKIPSTONE_INLINE void disc_transversal_rhs(double kappa, double r, 
   f[5] = v2 * w;
 }
 
-struct DiscTransversalSystem {
-  double kappa, r, eta;
+template <class T>
+struct DiscTransversalSystemT {
+  T kappa, r, eta;
   static constexpr int N = 6;
 
-  SKIPSTONE_HD void rhs(const double* y, double* f) const {
-    double fc, fs;
+  SKIPSTONE_HD void rhs(const T* y, T* f) const {
+    T fc, fs;
     disc_transversal_rhs(kappa, r, eta, y, f, fc, fs);
   }
 };
+using DiscTransversalSystem = DiscTransversalSystemT<double>;
 
 // The system as rim_passage.hpp integrates it: with the projection onto |(v1, v2, S12)| = xi.
+template <class T>
 struct TransversalPassage {
-  DiscTransversalSystem sys;
-  double xi;
+  DiscTransversalSystemT<T> sys;
+  T xi;
   static constexpr int N = 6;
 
-  SKIPSTONE_HD void rhs(const double* y, double* f) const { sys.rhs(y, f); }
-  SKIPSTONE_HD void project(double* y) const { project_transversal(y, xi); }
-  SKIPSTONE_HD double radius() const { return sys.r; }
-  SKIPSTONE_HD double h_max() const { return sys.r / xi; }  // phi moves by at most ~1 rad per step
+  SKIPSTONE_HD void rhs(const T* y, T* f) const { sys.rhs(y, f); }
+  SKIPSTONE_HD void project(T* y) const { project_transversal(y, xi); }
+  SKIPSTONE_HD T radius() const { return sys.r; }
+  SKIPSTONE_HD T h_max() const { return sys.r / xi; }  // phi moves by at most ~1 rad per step
 };
 
-struct RimPassage {
+template <class T>
+struct RimPassageT {
   Status status;
   int side;          // +1 back to phi = 0, -1 over to phi = pi, 0 still on the rim at t_max
-  double t, arc;     // time and arc length at exit (or at t_max)
-  double energy_error;
+  T t, arc;          // time and arc length at exit (or at t_max)
+  T energy_error;
   std::uint64_t steps;
-  double y[6];       // state at the end
+  T y[6];            // state at the end
 };
+using RimPassage = RimPassageT<double>;
 
 // One passage over the rim from phi = 0 with v1 > 0. K: extrapolation depth (order 2K).
-template <int K, class Sink>
-SKIPSTONE_HD RimPassage integrate_rim_passage(const DiscTransversalSystem& sys, double v1, double v2, double S12,
-                                              double t_max, double rtol, double atol, std::uint64_t max_steps,
-                                              Sink& sink) {
-  const double xi = sqrt(v1 * v1 + v2 * v2 + S12 * S12);
-  const double y0[6] = {v1, v2, S12, 1.0, 0.0, 0.0};
-  const RimRun<6> run = integrate_rim<K>(TransversalPassage{sys, xi}, y0, t_max, rtol, atol, max_steps, sink);
-  RimPassage out;
+template <int K, class T, class Sink>
+SKIPSTONE_HD RimPassageT<T> integrate_rim_passage(const DiscTransversalSystemT<T>& sys, same_t<T> v1, same_t<T> v2,
+                                                  same_t<T> S12, same_t<T> t_max, same_t<T> rtol, same_t<T> atol,
+                                                  std::uint64_t max_steps, Sink& sink) {
+  const T xi = sqrt(v1 * v1 + v2 * v2 + S12 * S12);
+  const T y0[6] = {v1, v2, S12, T(1), T(0), T(0)};
+  const RimRun<6, T> run = integrate_rim<K>(TransversalPassage<T>{sys, xi}, y0, t_max, rtol, atol, max_steps, sink);
+  RimPassageT<T> out;
   out.status = run.status;
   out.side = run.side;
   out.t = run.t;
   out.arc = run.y[5];
-  const double e = run.y[0] * run.y[0] + run.y[1] * run.y[1] + run.y[2] * run.y[2];
+  const T e = run.y[0] * run.y[0] + run.y[1] * run.y[1] + run.y[2] * run.y[2];
   out.energy_error = fabs(e - xi * xi) / (xi * xi);
   out.steps = run.steps;
   for (int i = 0; i < 6; ++i) out.y[i] = run.y[i];
   return out;
 }
 
-template <class Sink>
+// One Figure-18 pixel. The scan point and tolerances are computed in double and rounded once to
+// T (the entry direction v1 from v2, S12 on the energy sphere; eta from gamma).
+template <class T = double, class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_disc_transversal(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
   const double* p = pt.p;
   const double speed = p[P_SPEED];
@@ -104,9 +114,9 @@ SKIPSTONE_HD TrajectoryResult simulate_disc_transversal(const ScanSpec& spec, co
   if (!(v1sq > 0.0)) return masked_result();
   TrajectoryResult res = empty_result();
   const double gamma = point_gamma(spec, pt);
-  const DiscTransversalSystem sys{-1.0 / p[P_R], p[P_BALL_R], eta_from_gamma(gamma)};
-  const RimPassage rp = integrate_rim_passage<kRimExtrapolationDepth>(sys, sqrt(v1sq), v2, S12, spec.t_max,
-                                                                      spec.rtol, spec.atol, spec.max_steps, sink);
+  const DiscTransversalSystemT<T> sys{T(-1.0 / p[P_R]), T(p[P_BALL_R]), T(eta_from_gamma(gamma))};
+  const RimPassageT<T> rp = integrate_rim_passage<kRimExtrapolationDepth>(
+      sys, T(sqrt(v1sq)), T(v2), T(S12), T(spec.t_max), T(spec.rtol), T(spec.atol), spec.max_steps, sink);
   res.status = rp.status;
   res.events = rp.status == Status::exited ? 1 : 0;
   res.steps = rp.steps;

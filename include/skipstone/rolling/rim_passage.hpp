@@ -12,22 +12,25 @@
 //
 // Sys: static constexpr int N; rhs(y, f); project(y); radius() (the ball radius r, phi' = v1/r);
 // h_max() (largest step, about one radian of phi). The sink sees every accepted step as on_step(t, y), t from 0.
+// The scalar type T is deduced from the state (double; float for the float Figure-18 kernel,
+// whose tolerances are the float constants of precision.hpp).
 #pragma once
 #include <cstdint>
 
 #include "skipstone/gbs.hpp"
+#include "skipstone/precision.hpp"
 #include "skipstone/status.hpp"
 #include "skipstone/vec.hpp"
 
 namespace skipstone {
 
-template <int N>
+template <int N, class T = double>
 struct RimRun {
   Status status;  // exited, finished (t_max on the rim), non_finite, integrator_failure
   int side;       // +1 out at phi = 0, -1 out at phi = pi, 0 still on the rim
-  double t;       // time at exit (or at t_max), from the start of the passage
+  T t;            // time at exit (or at t_max), from the start of the passage
   std::uint64_t steps;
-  double y[N];    // state at the end
+  T y[N];         // state at the end
 };
 
 constexpr double kRimFineStep = 0.02;  // h_fine / h_max
@@ -35,41 +38,42 @@ constexpr int kRimExtrapolationDepth = 6;  // order 12
 
 // First theta in (0, 1) where the cubic Hermite interpolant of (g0, d0) .. (g1, d1) is
 // negative, refined by bisection; -1 when it stays non-negative (sampled at 1/32 spacing).
-SKIPSTONE_HD SKIPSTONE_INLINE double hermite_first_root(double g0, double d0, double g1, double d1) {
-  const auto p = [&](double s) {
-    const double s2 = s * s, s3 = s2 * s;
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE T hermite_first_root(T g0, T d0, T g1, T d1) {
+  const auto p = [&](T s) {
+    const T s2 = s * s, s3 = s2 * s;
     return (2 * s3 - 3 * s2 + 1) * g0 + (s3 - 2 * s2 + s) * d0 + (-2 * s3 + 3 * s2) * g1 + (s3 - s2) * d1;
   };
-  double prev = 0.0;
+  T prev = T(0);
   for (int k = 1; k < 32; ++k) {
-    const double s = k / 32.0;
-    if (p(s) < 0.0) {
-      double lo = prev, hi = s;
+    const T s = k / T(32);
+    if (p(s) < T(0)) {
+      T lo = prev, hi = s;
       for (int it = 0; it < 40; ++it) {
-        const double mid = 0.5 * (lo + hi);
-        (p(mid) < 0.0 ? hi : lo) = mid;
+        const T mid = T(0.5) * (lo + hi);
+        (p(mid) < T(0) ? hi : lo) = mid;
       }
-      return 0.5 * (lo + hi);
+      return T(0.5) * (lo + hi);
     }
     prev = s;
   }
-  return -1.0;
+  return T(-1);
 }
 
 // One passage from y0 (sin phi = 0, moving into N^c). K: extrapolation depth (order 2K).
-template <int K, class Sys, class Sink>
-SKIPSTONE_HD RimRun<Sys::N> integrate_rim(const Sys& sys, const double* y0, double t_max, double rtol, double atol,
-                                          std::uint64_t max_steps, Sink& sink) {
+template <int K, class Sys, class T, class Sink>
+SKIPSTONE_HD RimRun<Sys::N, T> integrate_rim(const Sys& sys, const T* y0, same_t<T> t_max, same_t<T> rtol,
+                                             same_t<T> atol, std::uint64_t max_steps, Sink& sink) {
   constexpr int N = Sys::N;
-  RimRun<N> out;
-  double* y = out.y;
+  RimRun<N, T> out;
+  T* y = out.y;
   for (int i = 0; i < N; ++i) y[i] = y0[i];
-  const double r = sys.radius();
-  const double h_max = sys.h_max();
-  const double h_fine = kRimFineStep * h_max;
-  double H = 0.1 * h_max;
-  double t = 0.0;
-  double y_new[N];
+  const T r = sys.radius();
+  const T h_max = sys.h_max();
+  const T h_fine = T(kRimFineStep) * h_max;
+  T H = T(0.1) * h_max;
+  T t = T(0);
+  T y_new[N];
   out.status = Status::finished;
   out.side = 0;
   out.steps = 0;
@@ -83,54 +87,54 @@ SKIPSTONE_HD RimRun<Sys::N> integrate_rim(const Sys& sys, const double* y0, doub
     if (H > h_max) H = h_max;
     const bool last_step = t + H >= t_max;
     if (last_step) H = t_max - t;
-    const double err = gbs_step<N, K>(sys, y, H, y_new, rtol, atol);
+    const T err = gbs_step<N, K>(sys, y, H, y_new, rtol, atol);
     ++out.steps;
-    if (!(err <= 1.0)) {
-      if (!isfinite(err) && !(H > 0.0)) {
+    if (!(err <= T(1))) {
+      if (!isfinite(err) && !(H > T(0))) {
         out.status = Status::non_finite;
         break;
       }
       H *= gbs_step_factor<K>(err);
-      if (H < 1e-14 * (1.0 + t)) {
+      if (H < ScalarConstants<T>::rim_min_step * (T(1) + t)) {
         out.status = Status::integrator_failure;
         break;
       }
       continue;
     }
     sys.project(y_new);
-    double theta = -1.0;  // fraction of the step at which sin(phi) first reaches 0, if it does
-    if (y_new[4] < 0.0) {
+    T theta = T(-1);  // fraction of the step at which sin(phi) first reaches 0, if it does
+    if (y_new[4] < T(0)) {
       theta = y[4] / (y[4] - y_new[4]);
     } else {
-      const double d0 = H * y[3] * y[0] / r, d1 = H * y_new[3] * y_new[0] / r;  // d sin(phi)/d theta
-      if (d0 < 0.0 && d1 > 0.0) {
+      const T d0 = H * y[3] * y[0] / r, d1 = H * y_new[3] * y_new[0] / r;  // d sin(phi)/d theta
+      if (d0 < T(0) && d1 > T(0)) {
         if (H > h_fine) {
-          H = H * 0.25 > h_fine ? H * 0.25 : h_fine;
+          H = H * T(0.25) > h_fine ? H * T(0.25) : h_fine;
           continue;
         }
         theta = hermite_first_root(y[4], d0, y_new[4], d1);
       }
     }
-    if (theta >= 0.0) {
+    if (theta >= T(0)) {
       // sin(phi) reaches 0 inside [t, t + H]: Newton on theta with recomputed partial steps.
-      double yt[N];
+      T yt[N];
       for (int it = 0; it < 12; ++it) {
         gbs_step<N, K>(sys, y, theta * H, yt, rtol, atol);
         sys.project(yt);
-        const double g = yt[4];
-        const double dg = yt[3] * yt[0] / r;  // d sin(phi)/dt
-        const double dtheta = -g / (dg * H);
+        const T g = yt[4];
+        const T dg = yt[3] * yt[0] / r;  // d sin(phi)/dt
+        const T dtheta = -g / (dg * H);
         theta += dtheta;
-        if (theta < 0.0) theta = 0.0;
-        if (theta > 1.0) theta = 1.0;
-        if (fabs(dtheta * H) <= 1e-15 * (1.0 + t)) break;
+        if (theta < T(0)) theta = T(0);
+        if (theta > T(1)) theta = T(1);
+        if (fabs(dtheta * H) <= ScalarConstants<T>::rim_newton * (T(1) + t)) break;
       }
       gbs_step<N, K>(sys, y, theta * H, yt, rtol, atol);
       sys.project(yt);
       t += theta * H;
       for (int i = 0; i < N; ++i) y[i] = yt[i];
       out.status = Status::exited;
-      out.side = y[3] > 0.0 ? 1 : -1;
+      out.side = y[3] > T(0) ? 1 : -1;
       sink.on_step(t, y);
       break;
     }

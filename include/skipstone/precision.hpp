@@ -1,0 +1,44 @@
+// The scalar types the kernels are compiled for (double everywhere; float also for the Figure-18
+// transversal system of roll4:disc, Proposition 12, with the GBS integrator and the rim passage)
+// and the constants of the templated arithmetic that depend on the type's rounding unit eps. The
+// double values are the ones the double-only kernels always used (so the double instantiation is
+// unchanged); the float values are the same multiples of eps_float = 2^-23 ~ 1.19e-7.
+#pragma once
+#include <cmath>
+#include <cstdint>
+
+namespace skipstone {
+
+// <cmath> puts the float overloads of the math functions in std only (CUDA provides them for
+// device code too); for double these are the same functions as ::sqrt etc.
+using std::fabs;
+using std::pow;
+using std::sqrt;
+
+enum class Precision : std::int32_t { float64 = 0, float32 = 1 };
+
+// T in a parameter list where it must not be deduced: a call deduces the scalar type from the
+// state it works on, and constants such as 0.0 or INFINITY are converted to it.
+template <class T>
+struct non_deduced {
+  using type = T;
+};
+template <class T>
+using same_t = typename non_deduced<T>::type;
+
+template <class T>
+struct ScalarConstants;
+
+template <>
+struct ScalarConstants<double> {
+  static constexpr double rim_newton = 1e-15;    // exit-time Newton step, relative to 1 + t (4.5 eps)
+  static constexpr double rim_min_step = 1e-14;  // smallest rim step, relative to 1 + t (45 eps)
+};
+
+template <>
+struct ScalarConstants<float> {
+  static constexpr float rim_newton = 5.4e-7f;
+  static constexpr float rim_min_step = 5.4e-6f;
+};
+
+}  // namespace skipstone
