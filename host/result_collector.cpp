@@ -1,0 +1,51 @@
+// In-order assembly of chunks that arrive out of order.
+#include "result_collector.hpp"
+
+#include <stdexcept>
+
+namespace skipstone {
+
+ResultCollector::ResultCollector(const RunConfig& rc, TrajectoryRange range, Checkpoint* checkpoint, bool quiet)
+    : range_(range), checkpoint_(checkpoint), acc_(empty_range_result(rc, range.first)), progress_("run", range.size(), quiet) {
+  for (auto& [name, v] : acc_.values) v.reserve(values_per_trajectory(name) * range.size());
+}
+
+void ResultCollector::insert(RangeResult&& chunk) {
+  arrived_ += chunk.range.size();
+  const std::uint64_t first = chunk.range.first;
+  if (first < acc_.range.end || !waiting_.emplace(first, std::move(chunk)).second)
+    throw std::logic_error("ResultCollector: chunk at " + std::to_string(first) + " delivered twice");
+  for (auto it = waiting_.begin(); it != waiting_.end() && it->first == acc_.range.end; it = waiting_.erase(it))
+    append_range(acc_, std::move(it->second));
+  progress_.update(arrived_);
+}
+
+void ResultCollector::add_saved(RangeResult&& chunk) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  insert(std::move(chunk));
+}
+
+void ResultCollector::add(RangeResult&& chunk) {
+  bool completes;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    completes = arrived_ + chunk.range.size() == range_.size();
+  }
+  // The chunk that completes the range is not saved: the final outputs follow at once.
+  if (checkpoint_ && !completes) {
+    std::lock_guard<std::mutex> lock(save_mutex_);
+    checkpoint_->save(chunk);
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  insert(std::move(chunk));
+}
+
+RangeResult ResultCollector::finish() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (acc_.range.end != range_.end || !waiting_.empty())
+    throw std::logic_error("ResultCollector: the range is not complete");
+  progress_.finish();
+  return std::move(acc_);
+}
+
+}  // namespace skipstone
