@@ -64,9 +64,16 @@ echo "== Figure-18 comparison"
 "$py" benchmarks/compare_figure18.py --scipy "$raw/scipy_figure18.json" --bench "$raw/bench.json" \
   --binary "$points_bin" --out "$raw/compare_figure18.json"
 
+mpi_args=()
+if command -v mpirun >/dev/null 2>&1 && ldd "$skipstone" | grep -q libmpi; then
+  echo "== MPI strong scaling (1 and 2 ranks, 1 thread each)"
+  "$py" benchmarks/mpi_scaling.py --binary "$skipstone" >"$raw/mpi_scaling.json"
+  mpi_args=(--mpi "$raw/mpi_scaling.json")
+fi
+
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 if [ -n "$(git status --porcelain 2>/dev/null)" ]; then commit="$commit (working tree with uncommitted changes)"; fi
 "$py" benchmarks/write_results.py --bench "$raw/bench.json" --scaling "$raw/scaling.json" --numpy "$raw/numpy_disc.json" \
   --scipy "$raw/scipy_figure18.json" --compare "$raw/compare_figure18.json" --commit "$commit" \
-  --load "$load" --quiet "$quiet" --raw "$raw" --run-seconds "$(( $(date +%s) - start ))" --out benchmarks/RESULTS.md
+  --load "$load" --quiet "$quiet" --raw "$raw" --run-seconds "$(( $(date +%s) - start ))" "${mpi_args[@]}" --out benchmarks/RESULTS.md
 echo "wrote benchmarks/RESULTS.md ($(( $(date +%s) - start )) s)"

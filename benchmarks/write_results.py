@@ -82,6 +82,7 @@ def main():
     ap.add_argument("--raw", default="")
     ap.add_argument("--quiet", default="no wait for idle cores")
     ap.add_argument("--run-seconds", type=float, default=None)
+    ap.add_argument("--mpi", default="", help="JSON of benchmarks/mpi_scaling.py (optional)")
     a = ap.parse_args()
     tp = json.load(open(a.bench))
     sc = json.load(open(a.scaling))
@@ -270,6 +271,25 @@ def main():
                  f"{100 * p['cpu_utilisation']:.0f}% |")
     L.append("")
     L += scaling_notes(s)
+    if a.mpi:
+        m = json.load(open(a.mpi))
+        L.append("## Strong scaling over MPI ranks")
+        L.append("")
+        L.append(f"`benchmarks/mpi_scaling.py`: `mpirun -np N skipstone run` on {m['workload']}; median of "
+                 f"{m['reps']} runs after a warm-up, measured {m.get('date', 'with the run above')} (load average at the end: "
+                 + " ".join(f"{x:.2f}" for x in m["load_average"]) + "). Scan time: meta.json `wall_time_s`, from "
+                 "the first chunk to the last result; command time: the whole mpirun, with MPI start-up and the "
+                 "writing of the outputs, which rank 0 does alone.")
+        L.append("")
+        L.append("| Ranks | Scan time (s) | Speed-up | Efficiency | Target | Status | Command time (s) | Command efficiency |")
+        L.append("|---|---|---|---|---|---|---|---|")
+        for p in m["points"]:
+            target = ">= 90%" if p["ranks"] > 1 else ""
+            status = verdict(p["efficiency"] >= 0.9) if p["ranks"] > 1 else ""
+            L.append(f"| {p['ranks']} | {p['scan_s']:.3f} ({p['scan_s_min']:.3f} – {p['scan_s_max']:.3f}) | "
+                     f"{p['speedup']:.2f}x | {100 * p['efficiency']:.0f}% | {target} | {status} | "
+                     f"{p['command_s']:.3f} | {100 * p['command_efficiency']:.0f}% |")
+        L.append("")
     L.append("## How it was measured")
     L.append("")
     L.append("- `skipstone bench --backend cpu` (host/bench_*.cpp) builds each config in code through "

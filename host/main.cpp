@@ -1,16 +1,16 @@
 // The skipstone command line: dispatches to the subcommands and maps errors to exit codes
-// (2 for bad input: usage or config; 1 for failures while running).
+// (2 for bad input: usage or config; 1 for failures while running). Under MPI every rank runs
+// this; only `run` may be started as several ranks.
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli_args.hpp"
 #include "commands.hpp"
 #include "config_error.hpp"
-
-#ifndef SKIPSTONE_VERSION
-#define SKIPSTONE_VERSION "unknown"
-#endif
+#include "mpi_session.hpp"
+#include "version.hpp"
 
 namespace {
 
@@ -32,6 +32,13 @@ const char* const kMainHelp =
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::optional<skipstone::MpiSession> mpi;
+  try {
+    mpi.emplace(&argc, &argv);
+  } catch (const std::exception& e) {
+    std::cerr << "skipstone: " << e.what() << "\n";
+    return 2;
+  }
   std::vector<std::string> args(argv + 1, argv + argc);
   std::string command_line = "skipstone";
   for (const auto& a : args) command_line += " " + a;
@@ -45,6 +52,11 @@ int main(int argc, char** argv) {
   }
   const std::string cmd = args[0];
   const std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (skipstone::MpiSession::job().distributed() && cmd != "run") {
+    if (skipstone::MpiSession::job().rank == 0)
+      std::cerr << "skipstone " << cmd << ": only skipstone run uses MPI; start " << cmd << " without mpirun\n";
+    return 2;
+  }
   try {
     if (cmd == "run") return skipstone::run_command(rest, command_line);
     if (cmd == "trace") return skipstone::trace_command(rest);
@@ -67,6 +79,8 @@ int main(int argc, char** argv) {
   } catch (const skipstone::UsageError& e) {
     std::cerr << "skipstone " << cmd << ": " << e.what() << " (see skipstone " << cmd << " --help)\n";
     return 2;
+  } catch (const skipstone::PeerRankFailed&) {
+    return 1;
   } catch (const std::exception& e) {
     std::cerr << "skipstone " << cmd << ": error: " << e.what() << "\n";
     return 1;

@@ -1,10 +1,12 @@
-// Runs a scan, or one range of it (a shard), chunk by chunk on the chosen backend and streams
-// each chunk into the per-trajectory values and the block statistics (range_result.hpp). With
-// a checkpoint, finished chunks are saved as they complete and those saved by an earlier,
+// Runs a scan, or one range of it (a shard), chunk by chunk on the chosen backend (or on
+// several CUDA devices, or shared with other MPI ranks: mpi_scan.hpp) and streams each chunk
+// into the per-trajectory values and the block statistics (range_result.hpp). With a
+// checkpoint, finished chunks are saved as they complete and those saved by an earlier,
 // interrupted run are loaded instead of recomputed. Every number is independent of the chunk
-// size, the thread count, the backend's scheduling, sharding and resuming.
+// size, the thread count, the number of devices or ranks, sharding and resuming.
 #pragma once
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -12,8 +14,11 @@
 #include <vector>
 
 #include "backend.hpp"
+#include "chunk_queue.hpp"
 #include "config.hpp"
+#include "executors.hpp"
 #include "range_result.hpp"
+#include "result_collector.hpp"
 #include "statistics.hpp"
 
 namespace skipstone {
@@ -35,10 +40,32 @@ struct ScanOptions {
   bool quiet = false;
   std::optional<TrajectoryRange> range;  // a run of whole blocks; absent: the whole scan
   Checkpoint* checkpoint = nullptr;       // optional: load saved chunks, save finished ones
+  std::vector<Executor> executors;        // empty: one for the backend (its current device)
+  std::uint64_t workers = 0;              // workers sharing the range over all ranks; 0: executors
 };
 
-// The chunk size a run uses: a whole number of statistics blocks, at most the scan rounded up.
-std::uint64_t scan_chunk_size(const RunConfig& rc, const BackendChoice& backend, std::uint64_t chunk_override);
+// The chunk size a run uses: a whole number of statistics blocks, at most the scan rounded up;
+// without --chunk, small enough to spread the range over several workers (balanced_chunk_size).
+std::uint64_t scan_chunk_size(const RunConfig& rc, const BackendChoice& backend, const ScanOptions& options);
+
+// One run of a range: the work queue of the chunks still to integrate and the collector of the
+// finished ones, pre-filled with those loaded from the checkpoint.
+class RangeRun {
+ public:
+  RangeRun(const RunConfig& rc, const BackendChoice& backend, const ScanOptions& options);
+  ChunkQueue& queue() { return queue_; }
+  ResultCollector& collector() { return collector_; }
+  // The whole range, its wall time that of the saved chunks plus this run's.
+  RangeResult finish();
+
+ private:
+  TrajectoryRange range_;
+  std::vector<RangeResult> saved_;
+  double saved_wall_ = 0.0;
+  ChunkQueue queue_;
+  ResultCollector collector_;
+  std::chrono::steady_clock::time_point start_;
+};
 
 RangeResult run_scan_range(const RunConfig& rc, const BackendChoice& backend, const ScanOptions& options);
 

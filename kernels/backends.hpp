@@ -19,6 +19,11 @@ void set_threads(int n);
 namespace cuda {
 // False (with the reason in *why) when the binary has no CUDA backend or no device is usable.
 bool available(std::string* why);
+// Devices visible to this process (0 when none or not built).
+int device_count();
+// The device that later calls of this host thread use (cudaSetDevice), and the current one.
+void set_device(int device);
+int current_device();
 std::string device_description();
 // The current device as the benchmarks describe it (clock: the peak SM clock).
 struct DeviceInfo {

@@ -39,6 +39,23 @@ bool available(std::string* why) {
   return true;
 }
 
+int device_count() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return n;
+}
+
+void set_device(int device) { SKIPSTONE_CUDA_TRY(cudaSetDevice(device)); }
+
+int current_device() {
+  int dev = 0;
+  SKIPSTONE_CUDA_TRY(cudaGetDevice(&dev));
+  return dev;
+}
+
 std::string device_description() {
   int dev = 0;
   SKIPSTONE_CUDA_TRY(cudaGetDevice(&dev));

@@ -10,6 +10,9 @@ bool available(std::string* why) {
   if (why) *why = "this skipstone was built without the CUDA backend (SKIPSTONE_CUDA=OFF or no CUDA toolkit)";
   return false;
 }
+int device_count() { return 0; }
+void set_device(int) { throw std::runtime_error("CUDA backend not built"); }
+int current_device() { throw std::runtime_error("CUDA backend not built"); }
 std::string device_description() { return "none"; }
 DeviceInfo device_info() { throw std::runtime_error("CUDA backend not built"); }
 std::uint64_t free_device_memory() { return 0; }

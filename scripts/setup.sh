@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake make g++ libeigen3-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev libpng-dev
-          zlib1g-dev python3-numpy python3-scipy python3-matplotlib)
+          zlib1g-dev python3-numpy python3-scipy python3-matplotlib libopenmpi-dev openmpi-bin)
 # Without the CUDA toolkit the CPU backend still builds against Debian's Thrust.
 if ! command -v nvcc >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/nvcc ]; then packages+=(libthrust-dev); fi
 missing=()

@@ -95,6 +95,40 @@ TEST(Backends, ResultsIndependentOfChunkSizeAndThreads) {
   }
 }
 
+// Several workers pulling chunks from one queue (as CUDA devices do with --devices, here two
+// CPU workers) deliver chunks out of order; the collector must still give the in-order result.
+TEST(Backends, ResultsIndependentOfWorkersSharingTheQueue) {
+  const BackendChoice cpu_backend{Backend::cpu, "cpu"};
+  for (json j : mixed_configs()) {
+    if (j["scan"]["type"] != "random") continue;
+    j["scan"]["count"] = 6 * kStatsBlock + 123;  // seven chunks of one block
+    const RunConfig rc = testing::config_from(j);
+    const ScanResult whole = run_scan(rc, cpu_backend, 1u << 20, true);
+    ScanOptions options;
+    options.chunk_override = kStatsBlock;
+    options.quiet = true;
+    options.executors = {Executor{Backend::cpu, -1}, Executor{Backend::cpu, -1}, Executor{Backend::cpu, -1}};
+    const ScanResult shared = scan_result(run_scan_range(rc, cpu_backend, options), kStatsBlock);
+    EXPECT_TRUE(same_maps(whole, shared)) << j["system"] << ": workers sharing the queue changed the results";
+  }
+}
+
+TEST(Backends, CudaDevicesSharingTheQueueMatchOneDevice) {
+  if (cuda::device_count() < 2) GTEST_SKIP() << "needs two CUDA devices, " << cuda::device_count() << " visible";
+  const BackendChoice gpu{Backend::cuda, "cuda"};
+  for (const json& j : mixed_configs()) {
+    const RunConfig rc = testing::config_from(j);
+    ScanOptions options;
+    options.chunk_override = kStatsBlock;
+    options.quiet = true;
+    options.executors = {Executor{Backend::cuda, 0}};
+    const ScanResult one = scan_result(run_scan_range(rc, gpu, options), kStatsBlock);
+    for (int d = 1; d < cuda::device_count(); ++d) options.executors.push_back(Executor{Backend::cuda, d});
+    const ScanResult all = scan_result(run_scan_range(rc, gpu, options), kStatsBlock);
+    EXPECT_TRUE(same_maps(one, all)) << j["system"] << ": several devices changed the results";
+  }
+}
+
 TEST(Backends, CudaMatchesCpu) {
   std::string why;
   if (!cuda::available(&why)) GTEST_SKIP() << "CUDA backend not usable here: " << why;
