@@ -105,9 +105,10 @@ class MpiRunTest : public CliTest {
 void expect_same_distributed_outputs(const fs::path& plain, const fs::path& distributed) {
   const auto names = file_names(plain);
   EXPECT_EQ(file_names(distributed), names);
-  for (const auto& f : names)
-    if (f != "meta.json")
-      EXPECT_TRUE(read_text(plain / f) == read_text(distributed / f)) << f << " differs from the plain run";
+  for (const auto& f : names) {
+    if (f == "meta.json") continue;
+    EXPECT_TRUE(read_text(plain / f) == read_text(distributed / f)) << f << " differs from the plain run";
+  }
   json a = without_run_specific_fields(read_json(plain / "meta.json"));
   json b = without_run_specific_fields(read_json(distributed / "meta.json"));
   for (const char* layout : {"device", "chunk_size", "mpi_ranks"}) {
@@ -127,7 +128,9 @@ TEST_F(MpiRunTest, OneTwoAndThreeRanksEqualThePlainRun) {
                                           " --backend cpu --threads 1 --chunk 4096 --quiet");
     ASSERT_EQ(r.rc, 0) << ranks << " ranks: " << describe(r);
     expect_same_distributed_outputs(plain, out);
-    if (ranks > 1) EXPECT_EQ(read_json(out / "meta.json").at("mpi_ranks"), ranks);
+    if (ranks > 1) {
+      EXPECT_EQ(read_json(out / "meta.json").at("mpi_ranks"), ranks);
+    }
   }
 }
 
