@@ -25,8 +25,6 @@ class ChunkQueue {
   // After a failure: hand out nothing more.
   void cancel();
 
-  std::size_t chunk_count() const { return chunks_.size(); }
-
  private:
   std::mutex mutex_;
   std::vector<TrajectoryRange> chunks_;

@@ -46,19 +46,26 @@ std::vector<Executor> executors_for(const BackendChoice& backend, const std::vec
   return out;
 }
 
+void bind_to_device(const Executor& e) {
+  if (e.backend == Backend::cuda) cuda::set_device(e.device);
+}
+
+RangeResult integrate_chunk(const Executor& e, const RunConfig& rc, TrajectoryRange chunk,
+                            std::vector<TrajectoryResult>& buf) {
+  const auto t0 = std::chrono::steady_clock::now();
+  buf.resize(static_cast<std::size_t>(chunk.size()));
+  run_chunk(e.backend, rc.spec, chunk.first, chunk.size(), buf.data());
+  RangeResult part = reduce_chunk(rc, chunk.first, buf.data(), chunk.size());
+  part.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return part;
+}
+
 namespace {
 
 void run_worker(const Executor& e, const RunConfig& rc, ChunkQueue& queue, ResultCollector& collector) {
-  if (e.backend == Backend::cuda) cuda::set_device(e.device);
+  bind_to_device(e);
   std::vector<TrajectoryResult> buf;
-  while (const std::optional<TrajectoryRange> chunk = queue.next()) {
-    const auto t0 = std::chrono::steady_clock::now();
-    buf.resize(static_cast<std::size_t>(chunk->size()));
-    run_chunk(e.backend, rc.spec, chunk->first, chunk->size(), buf.data());
-    RangeResult part = reduce_chunk(rc, chunk->first, buf.data(), chunk->size());
-    part.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    collector.add(std::move(part));
-  }
+  while (const std::optional<TrajectoryRange> chunk = queue.next()) collector.add(integrate_chunk(e, rc, *chunk, buf));
 }
 
 }  // namespace

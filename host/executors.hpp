@@ -26,6 +26,14 @@ std::vector<int> parse_devices(const std::string& text, int device_count);
 // device when `devices` is empty.
 std::vector<Executor> executors_for(const BackendChoice& backend, const std::vector<int>& devices);
 
+// Makes the executor's device current for the calling thread (nothing for the CPU).
+void bind_to_device(const Executor& e);
+
+// Integrates and reduces trajectories `chunk` on the executor (its device already bound),
+// through `buf`, which is resized as needed; wall_seconds is the time this took.
+RangeResult integrate_chunk(const Executor& e, const RunConfig& rc, TrajectoryRange chunk,
+                            std::vector<TrajectoryResult>& buf);
+
 // Runs chunks from `queue` on every executor until it is empty: in the calling thread for a
 // single executor, else in one thread each. The first failure cancels the queue and is
 // rethrown here once every thread has stopped.

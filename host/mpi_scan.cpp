@@ -13,7 +13,6 @@
 #include <iostream>
 #include <thread>
 
-#include "backends.hpp"
 #include "mpi_session.hpp"
 #include "range_codec.hpp"
 
@@ -75,7 +74,7 @@ RangeResult coordinate(const RunConfig& rc, const BackendChoice& backend, const 
 
 // Ranks 1..N-1: integrate the chunks rank 0 assigns until it says there are no more.
 void serve(const RunConfig& rc, const Executor& e) {
-  if (e.backend == Backend::cuda) cuda::set_device(e.device);
+  bind_to_device(e);
   std::vector<char> finished;  // empty: the first request
   std::vector<TrajectoryResult> buf;
   for (;;) {
@@ -83,12 +82,7 @@ void serve(const RunConfig& rc, const Executor& e) {
     std::uint64_t assign[2];
     MPI_Recv(assign, 2, MPI_UINT64_T, 0, kTagAssign, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     if (assign[1] == 0) return;
-    const auto t0 = std::chrono::steady_clock::now();
-    buf.resize(static_cast<std::size_t>(assign[1]));
-    run_chunk(e.backend, rc.spec, assign[0], assign[1], buf.data());
-    RangeResult part = reduce_chunk(rc, assign[0], buf.data(), assign[1]);
-    part.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    finished = encode_range(part);
+    finished = encode_range(integrate_chunk(e, rc, TrajectoryRange{assign[0], assign[0] + assign[1]}, buf));
   }
 }
 

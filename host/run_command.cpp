@@ -73,7 +73,8 @@ BackendChoice choose_run_backend(const ParsedArgs& a, int threads, const MpiJob&
   const std::string name = a.values.count("--backend") ? a.values.at("--backend") : "auto";
   if (job.distributed()) {
     if (threads == 0) threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / job.local_size);
-    if (name != "cpu" && cuda::device_count() > 0) cuda::set_device(job.local_rank % cuda::device_count());
+    const int gpus = cuda::device_count();
+    if (name != "cpu" && gpus > 0) cuda::set_device(job.local_rank % gpus);
   }
   try {
     return choose_backend(name, threads);
@@ -136,6 +137,8 @@ void set_up(const ParsedArgs& a, const MpiJob& job, RunSetup& s) {
   s.options.quiet = a.flags.count("--quiet") > 0 || job.rank != 0;
   s.options.workers = s.options.executors.size() * static_cast<std::uint64_t>(job.size);
   if (s.shard) s.options.range = shard_range(rc.spec.count, *s.shard);
+  // Fixed once (it depends on the free memory): the run and meta.json use the same size.
+  s.options.chunk_override = scan_chunk_size(rc, s.backend, s.options);
   if (job.rank != 0) return;  // only rank 0 writes
   prepare_output_dir(s.dir, s.shard ? estimated_partial_bytes(rc, s.options.range->size()) : estimated_output_bytes(rc));
   if (!a.flags.count("--no-checkpoint")) {
@@ -176,7 +179,7 @@ int run_command(const std::vector<std::string>& args, const std::string& command
               << (job.distributed() ? " x " + std::to_string(job.size) + " MPI ranks" : "") << "\n";
   std::optional<RangeResult> range = run_scan_range_on_job(rc, backend, options);
   if (!writer) return 0;
-  const std::uint64_t chunk_size = scan_chunk_size(rc, backend, options);
+  const std::uint64_t chunk_size = options.chunk_override;
   if (shard) {
     nlohmann::json meta = partial_metadata(rc, *range, *shard, backend, chunk_size, command_line);
     if (job.distributed()) meta["mpi_ranks"] = job.size;
