@@ -100,40 +100,38 @@ def plot_planes(cfg, runs):
     return fig
 
 
-def plot_strip(cfg, runs):
-    L, r = cfg["parameters"]["L"], cfg["parameters"]["r"]
+def plot_path_and_height(runs, path, labels):
+    """Per run: the 3D path of the centre (top row) and the height against time (bottom row).
+    path(d) gives (x, y, height) arrays; labels: the 3D plot's three axis names, then the
+    height axis name of the bottom row."""
     n = len(runs)
     fig = plt.figure(figsize=(4.2 * n, 7))
     for k, (point, d) in enumerate(runs):
-        xy = stadium_xy(d["x"], L, r)
+        a, b, h = path(d)
         ax = fig.add_subplot(2, n, k + 1, projection="3d")
-        ax.plot(xy[:, 0], xy[:, 1], d["y"], lw=0.7)
+        ax.plot(a, b, h, lw=0.7)
         ax.set_title(label(point), fontsize=10)
-        ax.set_xlabel("x1")
-        ax.set_ylabel("x3")
-        ax.set_zlabel("height x2")
+        ax.set_xlabel(labels[0])
+        ax.set_ylabel(labels[1])
+        ax.set_zlabel(labels[2])
         ax2 = fig.add_subplot(2, n, n + k + 1)
-        ax2.plot(d["t"], d["y"], lw=0.9)
+        ax2.plot(d["t"], h, lw=0.9)
         ax2.set_xlabel("t")
-        ax2.set_ylabel("height x2")
+        ax2.set_ylabel(labels[3])
     return fig
+
+
+def plot_strip(cfg, runs):
+    L, r = cfg["parameters"]["L"], cfg["parameters"]["r"]
+
+    def path(d):
+        xy = stadium_xy(d["x"], L, r)
+        return xy[:, 0], xy[:, 1], d["y"]
+    return plot_path_and_height(runs, path, ("x1", "x3", "height x2", "height x2"))
 
 
 def plot_inside_cylinder(cfg, runs):
-    n = len(runs)
-    fig = plt.figure(figsize=(4.2 * n, 7))
-    for k, (point, d) in enumerate(runs):
-        ax = fig.add_subplot(2, n, k + 1, projection="3d")
-        ax.plot(d["x"], d["y"], d["z"], lw=0.7)
-        ax.set_title(label(point), fontsize=10)
-        ax.set_xlabel("x")
-        ax.set_ylabel("y")
-        ax.set_zlabel("z")
-        ax2 = fig.add_subplot(2, n, n + k + 1)
-        ax2.plot(d["t"], d["z"], lw=0.9)
-        ax2.set_xlabel("t")
-        ax2.set_ylabel("height z")
-    return fig
+    return plot_path_and_height(runs, lambda d: (d["x"], d["y"], d["z"]), ("x", "y", "z", "height z"))
 
 
 def plot_disc(cfg, runs, with_height):
