@@ -111,7 +111,7 @@ std::vector<Workload> workloads(const WorkloadSizes& z) {
        {{"unmasked_points", "trajectories/s", &EnsembleTotals::unmasked},
         {"all_points", "trajectories/s", &EnsembleTotals::trajectories},
         {"steps", "steps/s", &EnsembleTotals::steps}},
-       0.0, figure18_grid_config(z.fig18_n, kFigure18FloatTolerance)},
+       0.0, figure18_grid_config(z.fig18_n, kFloatDefaultTolerance)},
       {"roll4_disc_gravity", "roll4:disc with gravity (Figure-20 setting)",
        roll4_gravity_config(z.roll4_count, z.roll4_t_max),
        {{"steps", "steps/s", &EnsembleTotals::steps},

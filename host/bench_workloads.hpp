@@ -25,10 +25,6 @@ nlohmann::json cylinder_config(std::uint64_t count, std::uint64_t events);
 nlohmann::json figure18_base(double rtol, double atol);
 // The Figure-18 map: n x n grid over (v2, S12) in [-1, 1]^2, rtol = atol = tol.
 nlohmann::json figure18_grid_config(std::uint64_t n, double tol = 1e-11);
-// rtol = atol of the float Figure-18 kernel in the bench: the GBS error estimate of a float step
-// is round-off dominated below about 1e-5 (the step size collapses), so a float GBS cannot
-// reach the double setting 1e-11.
-constexpr double kFigure18FloatTolerance = 1e-5;
 // roll4:disc with gravity, the Figure-20 setting (R 1, r 0.1, eta 0.5, g_effective 1, plate start
 // at x1 = -0.715), random v1 in [-2, -0.2] and S12 in [0.3, 0.9].
 nlohmann::json roll4_gravity_config(std::uint64_t count, double t_max);

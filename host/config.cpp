@@ -345,8 +345,17 @@ RunConfig parse_config(const json& j) {
   spec.energy_tolerance = opt.number_or("energy_tolerance", 1e-9);
   spec.bounded_depth = opt.number_or("bounded_depth", 1.0);
   spec.corner_tolerance = opt.number_or("corner_tolerance", 1e-9);
-  spec.rtol = opt.number_or("rtol", 1e-12);
-  spec.atol = opt.number_or("atol", 1e-12);
+  const std::string precision = opt.string_or("precision", "double");
+  if (precision != "double" && precision != "float")
+    throw ConfigError("options.precision", "value \"" + precision + "\" is not allowed; allowed: double, float");
+  const bool in_float = precision == "float";
+  if (in_float && spec.model != ModelKind::roll_disc_transversal)
+    throw ConfigError("options.precision", "float has a kernel only for system roll4:disc-transversal (the Figure-18 map); allowed for system " + system + ": double");
+  spec.precision = in_float ? Precision::float32 : Precision::float64;
+  // float resolves relative errors of ~1e-7: its defaults are the measured bench setting
+  const double default_tol = in_float ? kFloatDefaultTolerance : 1e-12;
+  spec.rtol = opt.number_or("rtol", default_tol);
+  spec.atol = opt.number_or("atol", default_tol);
   spec.max_steps = opt.integer_or("max_steps", 1000000);
   rc.chunk_size = opt.integer_or("chunk_size", 0);
   opt.finish();
@@ -355,9 +364,13 @@ RunConfig parse_config(const json& j) {
   if (!(spec.corner_tolerance >= 0.0 && spec.corner_tolerance < 0.1)) throw ConfigError("options.corner_tolerance", "value " + number_text(spec.corner_tolerance) + " is out of range; allowed: in [0, 0.1)");
   if (!(spec.rtol > 0.0 && spec.rtol < 1.0)) throw ConfigError("options.rtol", "value " + number_text(spec.rtol) + " is out of range; allowed: in (0, 1)");
   if (!(spec.atol > 0.0)) throw ConfigError("options.atol", "value " + number_text(spec.atol) + " is out of range; allowed: > 0");
+  if (in_float && spec.rtol < kFloatMinTolerance)
+    throw ConfigError("options.rtol", "value " + number_text(spec.rtol) + " is below what float resolves; allowed with precision float: in [1e-5, 1)");
+  if (in_float && spec.atol < kFloatMinTolerance)
+    throw ConfigError("options.atol", "value " + number_text(spec.atol) + " is below what float resolves; allowed with precision float: >= 1e-5");
   if (spec.max_steps == 0) throw ConfigError("options.max_steps", "value 0 is out of range; allowed: >= 1");
   resolved["options"] = {{"energy_tolerance", spec.energy_tolerance}, {"bounded_depth", spec.bounded_depth},
-                         {"corner_tolerance", spec.corner_tolerance}, {"rtol", spec.rtol}, {"atol", spec.atol},
+                         {"corner_tolerance", spec.corner_tolerance}, {"precision", precision}, {"rtol", spec.rtol}, {"atol", spec.atol},
                          {"max_steps", spec.max_steps}, {"chunk_size", rc.chunk_size}};
 
   // --- observables

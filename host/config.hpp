@@ -33,6 +33,13 @@ struct RunConfig {
   nlohmann::json gravity;          // rolling models: g and g_effective (MODELS.md); null otherwise
 };
 
+// options.precision = "float" (roll4:disc-transversal only): rtol = atol default, the setting
+// whose accuracy `skipstone bench --precision float` measures, and the smallest allowed. The GBS
+// error estimate of a float step is round-off dominated below about 1e-5 (the step size
+// collapses), so a float GBS cannot reach the double setting 1e-11.
+constexpr double kFloatDefaultTolerance = 1e-5;
+constexpr double kFloatMinTolerance = 1e-5;
+
 RunConfig parse_config(const nlohmann::json& j);
 // Parses JSON text; syntax errors become ConfigError at key "(file)".
 RunConfig parse_config_text(const std::string& text);

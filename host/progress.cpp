@@ -13,7 +13,7 @@ Progress::Progress(std::string what, std::uint64_t total, bool quiet)
 }
 
 void Progress::update(std::uint64_t done) {
-  if (quiet_) return;
+  if (quiet_ || (printed_ && done == shown_)) return;  // finish() after a final update: one 100% line
   const auto now = std::chrono::steady_clock::now();
   const double since_last = std::chrono::duration<double>(now - last_).count();
   if (done < total_ && since_last < (tty_ ? 0.2 : 5.0)) return;
@@ -27,6 +27,7 @@ void Progress::update(std::uint64_t done) {
                tty_ ? "   " : "\n");
   std::fflush(stderr);
   printed_ = true;
+  shown_ = done;
 }
 
 void Progress::finish() {

@@ -19,6 +19,7 @@ class Progress {
   bool quiet_, tty_;
   std::chrono::steady_clock::time_point start_, last_;
   bool printed_ = false;
+  std::uint64_t shown_ = 0;  // the `done` of the last line printed (valid when printed_)
 };
 
 }  // namespace skipstone

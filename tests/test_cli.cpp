@@ -238,6 +238,52 @@ TEST_F(CliTest, Figure18MaskedPixelsAreNanInExitSide) {
             std::string::npos);
 }
 
+// options.precision = "float" runs the float Figure-18 kernel from the config: meta.json says
+// so with the float default tolerance, and the map agrees with the double run to float accuracy
+// (the kernel-level comparison with its tolerances is in test_rolling_transversal).
+TEST_F(CliTest, Figure18FloatPrecisionFromTheConfigAgreesWithDouble) {
+  const std::string scan = R"(
+    "system": "roll4:disc-transversal", "parameters": {"eta": 0.5, "r": 1.0},
+    "initial": {"start": "rim_entry"},
+    "scan": {"type": "grid", "axes": [{"param": "v2", "min": -1, "max": 1, "n": 15},
+                                      {"param": "S12", "min": -1, "max": 1, "n": 15}]},
+    "stop": {"t_max": 10}, "observables": ["exit_side", "exit_time"])";
+  const fs::path cfg_d = write_config("double.json", "{" + scan + "}");
+  const fs::path cfg_f = write_config("float.json", "{" + scan + R"(, "options": {"precision": "float"}})");
+  const CliResult rd = run(cfg_d, dir_ / "double", "--backend cpu");
+  const CliResult rf = run(cfg_f, dir_ / "float", "--backend cpu");
+  ASSERT_EQ(rd.rc, 0) << describe(rd);
+  ASSERT_EQ(rf.rc, 0) << describe(rf);
+  const json meta = read_json(dir_ / "float" / "meta.json");
+  const json& options = meta.at("config").at("options");
+  EXPECT_EQ(options.at("precision"), "float");
+  EXPECT_EQ(options.at("rtol").get<double>(), 1e-5);
+  EXPECT_EQ(read_json(dir_ / "double" / "meta.json").at("config").at("options").at("precision"), "double");
+  const auto values = [](const fs::path& file) {
+    const skipstone::io::NpyArray a = skipstone::io::read_npy(file);
+    std::vector<double> v(a.bytes.size() / 8);
+    std::memcpy(v.data(), a.bytes.data(), a.bytes.size());
+    return v;
+  };
+  const std::vector<double> side_d = values(dir_ / "double" / "exit_side.npy");
+  const std::vector<double> side_f = values(dir_ / "float" / "exit_side.npy");
+  const std::vector<double> time_d = values(dir_ / "double" / "exit_time.npy");
+  const std::vector<double> time_f = values(dir_ / "float" / "exit_time.npy");
+  std::size_t side_differs = 0;
+  std::vector<double> dt;
+  for (std::size_t i = 0; i < side_d.size(); ++i) {
+    ASSERT_EQ(std::isnan(side_d[i]), std::isnan(side_f[i])) << "pixel " << i << ": the mask is the same";
+    if (std::isnan(side_d[i])) continue;
+    side_differs += side_d[i] != side_f[i];
+    if (side_d[i] == side_f[i] && side_d[i] != 0.0) dt.push_back(std::fabs(time_d[i] - time_f[i]));
+  }
+  EXPECT_EQ(side_differs, 0u);
+  ASSERT_GT(dt.size(), 50u);
+  std::nth_element(dt.begin(), dt.begin() + dt.size() / 2, dt.end());
+  EXPECT_LT(dt[dt.size() / 2], 1e-4) << "median |exit_time float - double|";
+  EXPECT_GT(dt[dt.size() / 2], 0.0) << "the float run is a different kernel, not the double one";
+}
+
 // ---------------------------------------------------------------- 2. random scan
 
 TEST_F(CliTest, RandomScanIsReproducibleAcrossRunsThreadsAndChunks) {
@@ -483,6 +529,20 @@ std::vector<BadConfig> bad_configs() {
        {"parameters.vertices[2]"}},
       {"unknown observable", disc_config(kGamma, kAngle, kEvents, R"("observables": ["colour", "status"])"),
        {"observables[0]"}},
+      {"unknown precision",
+       R"({"system": "disc", "parameters": {"gamma": 0.8}, "initial": {"start": "boundary"},
+           "scan": {"type": "grid", "axes": []}, "stop": {"max_events": 10}, "options": {"precision": "half"}})",
+       {"options.precision"}},
+      {"float on a model without a float kernel",
+       R"({"system": "disc", "parameters": {"gamma": 0.8}, "initial": {"start": "boundary"},
+           "scan": {"type": "grid", "axes": []}, "stop": {"max_events": 10}, "options": {"precision": "float"}})",
+       {"options.precision"}},
+      {"float below its resolvable tolerance",
+       R"({"system": "roll4:disc-transversal", "parameters": {"eta": 0.5, "r": 1.0},
+           "initial": {"start": "rim_entry"}, "options": {"precision": "float", "rtol": 1e-9},
+           "scan": {"type": "grid", "axes": [{"param": "v2", "min": -0.5, "max": 0.5, "n": 3}]},
+           "stop": {"t_max": 10}})",
+       {"options.rtol"}},
   };
 }
 
