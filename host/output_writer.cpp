@@ -11,6 +11,7 @@
 #include "iso_time.hpp"
 #include "npy_writer.hpp"
 #include "observables.hpp"
+#include "order_statistic.hpp"
 #include "png_heatmap.hpp"
 #include "skipstone/inertia.hpp"
 #include "skipstone/scan_point.hpp"
@@ -37,26 +38,19 @@ json moment_json(MomentForm form, double v) {
   return {{"gamma", gamma}, {"eta", eta_from_gamma(gamma)}, {"beta", beta_from_gamma(gamma)}};
 }
 
-// Clamps a continuous map's colours to its [0.5 %, 99.5 %] quantiles, so that a few extreme
-// pixels (e.g. grazing entries with very long exit times) do not flatten the picture. The
-// .npy files keep the true values. Returns whether anything was clamped.
-bool clip_to_quantiles(std::vector<double>& img) {
-  std::vector<double> finite;
-  for (double v : img)
-    if (std::isfinite(v)) finite.push_back(v);
-  if (finite.size() < 400) return false;
-  const std::size_t lo_i = finite.size() / 200, hi_i = finite.size() - 1 - finite.size() / 200;
-  std::nth_element(finite.begin(), finite.begin() + lo_i, finite.end());
-  const double lo = finite[lo_i];
-  std::nth_element(finite.begin(), finite.begin() + hi_i, finite.end());
-  const double hi = finite[hi_i];
-  bool clamped = false;
-  for (double& v : img) {
-    if (!std::isfinite(v)) continue;
-    if (v < lo || v > hi) clamped = true;
-    v = v < lo ? lo : (v > hi ? hi : v);
-  }
-  return clamped;
+// The colours of a continuous map are clamped to its [0.5 %, 99.5 %] quantiles, so that a few
+// extreme pixels (e.g. grazing entries with very long exit times) do not flatten the picture.
+// The .npy files keep the true values. Sets the heat map's clip when anything lies outside.
+void clip_to_quantiles(const std::vector<double>& map, io::HeatmapSpec& hs) {
+  const std::size_t finite = count_finite(map);
+  if (finite < 400) return;
+  const double lo = kth_smallest_finite(map, finite / 200);
+  const double hi = kth_smallest_finite(map, finite - 1 - finite / 200);
+  bool outside = false;
+  for (double v : map) outside = outside || (std::isfinite(v) && (v < lo || v > hi));
+  hs.clip = outside;
+  hs.clip_lo = lo;
+  hs.clip_hi = hi;
 }
 
 std::vector<std::string> status_names() {
@@ -146,18 +140,18 @@ void write_outputs(const std::filesystem::path& dir, const RunConfig& rc, const 
     hs.x = {rc.axes[0].name, rc.axes[0].min, rc.axes[0].max};
     hs.y = {rc.axes[1].name, rc.axes[1].min, rc.axes[1].max};
     hs.colorbar_label = name;
-    std::vector<double> img = v;
     if (name == "status") {
       hs.categorical = true;
       hs.category_names = status_names();
     } else if (name == "exit_side") {
       hs.categorical = true;
       hs.category_names = {"opposite side (-1)", "none by t_max (0)", "same side, friendly roll (+1)"};
-      for (double& side : img) side += 1.0;  // categories 0, 1, 2; NaN (masked or failed) stays grey
-    } else if (clip_to_quantiles(img)) {
-      hs.colorbar_label = name + " (colours clipped to 0.5-99.5 %)";
+      hs.offset = 1.0;  // categories 0, 1, 2; NaN (masked or failed) stays grey
+    } else {
+      clip_to_quantiles(v, hs);
+      if (hs.clip) hs.colorbar_label = name + " (colours clipped to 0.5-99.5 %)";
     }
-    io::write_heatmap_png(dir / (name + ".png"), img, rc.axes[0].n, rc.axes[1].n, hs);
+    io::write_heatmap_png(dir / (name + ".png"), v, rc.axes[0].n, rc.axes[1].n, hs);
   }
   if (rc.spec.random) {
     for (std::size_t j = 0; j < rc.axes.size(); ++j) {

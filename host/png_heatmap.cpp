@@ -182,7 +182,9 @@ std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
 
 // Reduces axes longer than kMaxPlot by integer blocks. Continuous: mean of the
 // finite values; categorical (values already category indices): most frequent.
-Grid reduce_grid(const std::vector<double>& values, std::size_t nx, std::size_t ny,
+// `values(i)` is the value of cell i (row-major, as read through the spec's transform).
+template <class Values>
+Grid reduce_grid(const Values& values, std::size_t nx, std::size_t ny,
                  bool categorical, std::size_t n_categories) {
     const std::size_t bx = nx > static_cast<std::size_t>(kMaxPlot) ? ceil_div(nx, kMaxPlot) : 1;
     const std::size_t by = ny > static_cast<std::size_t>(kMaxPlot) ? ceil_div(ny, kMaxPlot) : 1;
@@ -190,7 +192,8 @@ Grid reduce_grid(const std::vector<double>& values, std::size_t nx, std::size_t 
     g.nx = ceil_div(nx, bx);
     g.ny = ceil_div(ny, by);
     if (bx == 1 && by == 1) {
-        g.v = values;
+        g.v.resize(nx * ny);
+        for (std::size_t i = 0; i < nx * ny; ++i) g.v[i] = values(i);
         return g;
     }
     g.v.assign(g.nx * g.ny, std::numeric_limits<double>::quiet_NaN());
@@ -202,7 +205,7 @@ Grid reduce_grid(const std::vector<double>& values, std::size_t nx, std::size_t 
             std::fill(counts.begin(), counts.end(), 0);
             for (std::size_t y = gy * by; y < std::min(ny, (gy + 1) * by); ++y) {
                 for (std::size_t x = gx * bx; x < std::min(nx, (gx + 1) * bx); ++x) {
-                    const double v = values[y * nx + x];
+                    const double v = values(y * nx + x);
                     if (!std::isfinite(v)) continue;
                     ++n;
                     if (categorical)
@@ -223,8 +226,8 @@ Grid reduce_grid(const std::vector<double>& values, std::size_t nx, std::size_t 
                     out = 0.0;
                     for (std::size_t y = gy * by; y < std::min(ny, (gy + 1) * by); ++y)
                         for (std::size_t x = gx * bx; x < std::min(nx, (gx + 1) * bx); ++x)
-                            if (std::isfinite(values[y * nx + x]))
-                                out += values[y * nx + x] / static_cast<double>(n);
+                            if (std::isfinite(values(y * nx + x)))
+                                out += values(y * nx + x) / static_cast<double>(n);
                 }
             }
             g.v[gy * g.nx + gx] = out;
@@ -330,32 +333,34 @@ HeatmapImage render_heatmap(const std::vector<double>& values, std::size_t nx, s
 
     const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-    // Categories: round to integers; out-of-range values become masked.
-    std::vector<double> cells;
+    // Every value is read through the spec's offset and clip. Categories: rounded to integers;
+    // out-of-range values become masked.
+    const auto cell = [&](std::size_t i) {
+        double v = values[i] + spec.offset;
+        if (!std::isfinite(v)) return kNaN;
+        if (spec.categorical) {
+            const bool in_range = v > -0.5 && v < static_cast<double>(kMaxCategories) - 0.5;
+            return in_range ? static_cast<double>(std::lround(v)) : kNaN;
+        }
+        if (spec.clip) v = v < spec.clip_lo ? spec.clip_lo : (v > spec.clip_hi ? spec.clip_hi : v);
+        return v;
+    };
     std::size_t n_categories = 0;
-    const std::vector<double>* source = &values;
     if (spec.categorical) {
-        cells.resize(values.size());
         long max_k = -1;
         for (std::size_t i = 0; i < values.size(); ++i) {
-            const double v = values[i];
-            if (std::isfinite(v) && v > -0.5 && v < static_cast<double>(kMaxCategories) - 0.5) {
-                const long k = std::lround(v);
-                cells[i] = static_cast<double>(k);
-                max_k = std::max(max_k, k);
-            } else {
-                cells[i] = kNaN;
-            }
+            const double k = cell(i);
+            if (std::isfinite(k)) max_k = std::max(max_k, static_cast<long>(k));
         }
         n_categories = std::max(spec.category_names.size(), static_cast<std::size_t>(max_k + 1));
         n_categories = std::min(n_categories, kMaxCategories);
-        source = &cells;
     }
 
     // Colour range of the finite values (continuous maps).
     double vmin = std::numeric_limits<double>::infinity();
     double vmax = -std::numeric_limits<double>::infinity();
-    for (double v : *source) {
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        const double v = cell(i);
         if (!std::isfinite(v)) continue;
         vmin = std::min(vmin, v);
         vmax = std::max(vmax, v);
@@ -370,7 +375,7 @@ HeatmapImage render_heatmap(const std::vector<double>& values, std::size_t nx, s
         vmax += pad;
     }
 
-    const Grid grid = reduce_grid(*source, nx, ny, spec.categorical, n_categories);
+    const Grid grid = reduce_grid(cell, nx, ny, spec.categorical, n_categories);
     const int fx = upscale_factor(grid.nx);
     const int fy = upscale_factor(grid.ny);
     const int plot_w = static_cast<int>(grid.nx) * fx;

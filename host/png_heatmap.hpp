@@ -23,6 +23,12 @@ struct HeatmapSpec {
     std::string colorbar_label;   // drawn beside the colour bar
     bool categorical = false;     // true for small-integer maps (e.g. status, exit side): discrete colours + legend entries
     std::vector<std::string> category_names; // used when categorical: value k (0..n-1) → name
+    // Applied to every value as it is read, so that a caller needs no transformed copy of a
+    // large map: value + offset (e.g. exit side -1, 0, 1 → categories 0, 1, 2), then, when
+    // clip is set, clamped to [clip_lo, clip_hi]. Non-finite values stay masked.
+    double offset = 0.0;
+    bool clip = false;
+    double clip_lo = 0.0, clip_hi = 0.0;
 };
 
 // Colour of masked (NaN / ±inf / empty-block) cells: mid-grey, far from every
