@@ -4,7 +4,11 @@
 # `skipstone bench --backend cpu --precision float` and `skipstone bench --scaling --backend cpu` (sizes up to
 # $BENCH_SCALING_MAX trajectories, default 1e7), the NumPy disc baseline, the SciPy Figure-18
 # baseline and the Figure-18 comparison, then formats the table. Raw JSON goes to
-# $BUILD/bench-results/.
+# $BUILD/bench-results/. It also measures strong scaling over MPI ranks (when built with MPI) and
+# the peak memory of `skipstone run` at several grid sizes ($BENCH_MEMORY_SIZES, default
+# 256,1024,2048,4096; about 3 minutes) and, where nvcc is present, the CUDA kernels' registers,
+# stack and spills from ptxas (benchmarks/kernel_resources.py, a few minutes; BENCH_KERNEL_RESOURCES=0
+# skips it).
 # Before timing it waits up to $BENCH_IDLE_WAIT seconds (default 45, 0: no wait) for the cores
 # to be idle (busy < 15% over 2 s), since other jobs on the machine distort the figures.
 # The benchmarks themselves take about 4 minutes on 2 idle cores (the scaling run half of it); a build after source changes can take
@@ -71,9 +75,20 @@ if command -v mpirun >/dev/null 2>&1 && ldd "$skipstone" | grep -q libmpi; then
   mpi_args=(--mpi "$raw/mpi_scaling.json")
 fi
 
+echo "== peak memory against scan size (Figure 18, ${BENCH_MEMORY_SIZES:-256,1024,2048,4096} pixels a side)"
+"$py" benchmarks/peak_memory.py --binary "$skipstone" --sizes "${BENCH_MEMORY_SIZES:-256,1024,2048,4096}" >"$raw/peak_memory.json"
+
+kernel_args=()
+nvcc_bin="$(command -v nvcc || true)"; [ -z "$nvcc_bin" ] && [ -x /usr/local/cuda/bin/nvcc ] && nvcc_bin=/usr/local/cuda/bin/nvcc
+if [ -n "$nvcc_bin" ] && [ "${BENCH_KERNEL_RESOURCES:-1}" != 0 ]; then
+  echo "== CUDA kernel registers and stack (ptxas -v; a few minutes, no GPU needed)"
+  "$py" benchmarks/kernel_resources.py --nvcc "$nvcc_bin" >"$raw/kernel_resources.json"
+  kernel_args=(--kernels "$raw/kernel_resources.json")
+fi
+
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 if [ -n "$(git status --porcelain 2>/dev/null)" ]; then commit="$commit (working tree with uncommitted changes)"; fi
 "$py" benchmarks/write_results.py --bench "$raw/bench.json" --scaling "$raw/scaling.json" --numpy "$raw/numpy_disc.json" \
   --scipy "$raw/scipy_figure18.json" --compare "$raw/compare_figure18.json" --commit "$commit" \
-  --load "$load" --quiet "$quiet" --raw "$raw" --run-seconds "$(( $(date +%s) - start ))" "${mpi_args[@]}" --out benchmarks/RESULTS.md
+  --load "$load" --quiet "$quiet" --raw "$raw" --run-seconds "$(( $(date +%s) - start ))" --memory "$raw/peak_memory.json" "${mpi_args[@]}" "${kernel_args[@]}" --out benchmarks/RESULTS.md
 echo "wrote benchmarks/RESULTS.md ($(( $(date +%s) - start )) s)"

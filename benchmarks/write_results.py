@@ -74,6 +74,47 @@ def verdict(ok):
     return "**met**" if ok else "**missed**"
 
 
+def memory_section(m):
+    """Peak memory against scan size (benchmarks/peak_memory.py)."""
+    mib = 2.0 ** 20
+    L = ["## Peak memory against scan size", "",
+         f"`benchmarks/peak_memory.py`: `/usr/bin/time -v skipstone run` on {m['workload']}, measured "
+         f"{m['date']} (load average at the end: " + " ".join(f"{x:.2f}" for x in m["load_average"]) + "). "
+         f"Maps: the {m['observables']} requested observables held as one double each per trajectory; chunk: "
+         f"the worker's results and their reduction, chunk_size x ({m['result_bytes']} + 8 x {m['observables']}) B; "
+         "rest: peak minus both.", "",
+         "| Grid | Trajectories | Peak RSS (MiB) | Maps (MiB) | chunk_size | Chunk (MiB) | Rest (MiB) | Scan + writing (s) |",
+         "|---|---|---|---|---|---|---|---|"]
+    for p in m["points"]:
+        L.append(f"| {p['n']} x {p['n']} | {p['trajectories']:.3g} | {p['peak_rss_bytes'] / mib:.0f} | "
+                 f"{p['maps_in_memory_bytes'] / mib:.0f} | {p['chunk_size']} | {p['chunk_buffer_bytes'] / mib:.0f} | "
+                 f"{p['rest_bytes'] / mib:.0f} | {p['wall_s']:.1f} |")
+    rest = [p["rest_bytes"] / mib for p in m["points"]]
+    L += ["", f"- Peak minus chunk grows by {m['fitted_bytes_per_trajectory']:.1f} B per trajectory (least squares; "
+          f"the maps are {m['model_bytes_per_trajectory']} B); the rest stays between {min(rest):.0f} and "
+          f"{max(rest):.0f} MiB: peak memory is the output maps plus the chunk (capped by the free memory) plus a "
+          "constant, whatever the number of trajectories.", ""]
+    return L
+
+
+def kernels_section(k):
+    """Registers, stack and spills of the CUDA kernels (benchmarks/kernel_resources.py)."""
+    L = ["## CUDA kernels: registers and occupancy (from the compiler)", "",
+         f"`benchmarks/kernel_resources.py`: ptxas -v of kernels/ensemble_cuda.cu for {k['arch']} ({k['nvcc']}), "
+         f"measured {k['date']}, one kernel per model variant. Occupancy: register-limited, blocks of "
+         f"{k['block_threads']} threads, 65536 registers and 64 warps per multiprocessor — a static figure "
+         "(no GPU was used; Nsight's achieved occupancy is recorded by scripts/gpu_check.sh where ncu exists). "
+         "Stack: local memory per thread (the scan point's parameter array, indexed at run time, and the "
+         "integrator's arrays); spills: registers stored to local memory.", "",
+         "| Model | Table | Precision | Registers | Stack (B) | Spill stores / loads (B) | Occupancy |",
+         "|---|---|---|---|---|---|---|"]
+    for r in k["kernels"]:
+        L.append(f"| {r['model']} | {r['table']} | {r['precision']} | {r['registers']} | {r['stack_bytes']} | "
+                 f"{r['spill_store_bytes']} / {r['spill_load_bytes']} | {100 * r['occupancy']:.1f}% |")
+    L.append("")
+    return L
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     for k in ("bench", "scaling", "numpy", "scipy", "compare", "out", "commit"):
@@ -83,6 +124,8 @@ def main():
     ap.add_argument("--quiet", default="no wait for idle cores")
     ap.add_argument("--run-seconds", type=float, default=None)
     ap.add_argument("--mpi", default="", help="JSON of benchmarks/mpi_scaling.py (optional)")
+    ap.add_argument("--memory", default="", help="JSON of benchmarks/peak_memory.py (optional)")
+    ap.add_argument("--kernels", default="", help="JSON of benchmarks/kernel_resources.py (optional)")
     a = ap.parse_args()
     tp = json.load(open(a.bench))
     sc = json.load(open(a.scaling))
@@ -290,6 +333,10 @@ def main():
                      f"{p['speedup']:.2f}x | {100 * p['efficiency']:.0f}% | {target} | {status} | "
                      f"{p['command_s']:.3f} | {100 * p['command_efficiency']:.0f}% |")
         L.append("")
+    if a.memory:
+        L += memory_section(json.load(open(a.memory)))
+    if a.kernels:
+        L += kernels_section(json.load(open(a.kernels)))
     L.append("## How it was measured")
     L.append("")
     L.append("- `skipstone bench --backend cpu` (host/bench_*.cpp) builds each config in code through "

@@ -8,7 +8,7 @@
 namespace skipstone::cpu {
 
 void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out) {
-  kernels_detail::transform_chunk(thrust::omp::par, spec, first, count, out);
+  kernels_detail::transform_chunk(thrust::omp::par, spec, &spec, first, count, out);
 }
 
 int max_threads() { return omp_get_max_threads(); }

@@ -87,7 +87,9 @@ std::uint64_t free_device_memory() {
 
 void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out) {
   thrust::device_vector<TrajectoryResult> d(count);
-  kernels_detail::transform_chunk(thrust::cuda::par, spec, first, count, d.begin());
+  const thrust::device_vector<ScanSpec> spec_on_device(&spec, &spec + 1);
+  kernels_detail::transform_chunk(thrust::cuda::par, spec, thrust::raw_pointer_cast(spec_on_device.data()), first,
+                                  count, d.begin());
   SKIPSTONE_CUDA_TRY(cudaGetLastError());
   thrust::copy(d.begin(), d.end(), out);
   SKIPSTONE_CUDA_TRY(cudaDeviceSynchronize());

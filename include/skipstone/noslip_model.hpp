@@ -146,54 +146,56 @@ SKIPSTONE_HD SKIPSTONE_INLINE NoSlipSetup<SphereTable, Vec3, State3D> sphere_set
   return su;
 }
 
-// The table of this scan point, handed to `f` as a concrete type (one instantiation each).
-template <class F>
-SKIPSTONE_HD void with_plane_table(const ScanSpec& spec, const ScanPoint& pt, F&& f) {
+// The polygon of a `rectangle` (from width/height, per trajectory) or `polygon` table.
+SKIPSTONE_HD SKIPSTONE_INLINE PolygonTable polygon_table(const ScanSpec& spec, const ScanPoint& pt, bool rectangle) {
   const double* p = pt.p;
-  switch (spec.table) {
-    case TableKind::disc: f(DiscTable{p[P_R]}, true); return;
-    case TableKind::strip: f(StripTable{p[P_L]}, false); return;
-    case TableKind::stadium: f(StadiumTable{p[P_HALF_LENGTH], p[P_R]}, false); return;
-    case TableKind::ellipse: f(EllipseTable{p[P_A], p[P_B]}, false); return;
-    case TableKind::sinai: f(SinaiTable{p[P_SIDE], p[P_RADIUS]}, false); return;
-    case TableKind::rectangle:
-    case TableKind::polygon: {
-      PolygonTable poly;
-      if (spec.table == TableKind::rectangle) {
-        const double hw = 0.5 * p[P_WIDTH], hh = 0.5 * p[P_HEIGHT];
-        poly.n = 4;
-        poly.v[0] = {-hw, -hh};
-        poly.v[1] = {hw, -hh};
-        poly.v[2] = {hw, hh};
-        poly.v[3] = {-hw, hh};
-      } else {
-        poly.n = spec.polygon_n;
-        for (int i = 0; i < poly.n; ++i) poly.v[i] = spec.polygon[i];
-      }
-      double diam = 0.0;
-      for (int i = 0; i < poly.n; ++i)
-        for (int j = i + 1; j < poly.n; ++j) {
-          const double d = norm(poly.v[i] - poly.v[j]);
-          diam = d > diam ? d : diam;
-        }
-      poly.diameter = diam;
-      poly.corner_tol = spec.corner_tolerance * diam;
-      f(poly, false);
-      return;
-    }
-    default: return;  // validation admits no other table
+  PolygonTable poly;
+  if (rectangle) {
+    const double hw = 0.5 * p[P_WIDTH], hh = 0.5 * p[P_HEIGHT];
+    poly.n = 4;
+    poly.v[0] = {-hw, -hh};
+    poly.v[1] = {hw, -hh};
+    poly.v[2] = {hw, hh};
+    poly.v[3] = {-hw, hh};
+  } else {
+    poly.n = spec.polygon_n;
+    for (int i = 0; i < poly.n; ++i) poly.v[i] = spec.polygon[i];
   }
+  double diam = 0.0;
+  for (int i = 0; i < poly.n; ++i)
+    for (int j = i + 1; j < poly.n; ++j) {
+      const double d = norm(poly.v[i] - poly.v[j]);
+      diam = d > diam ? d : diam;
+    }
+  poly.diameter = diam;
+  poly.corner_tol = spec.corner_tolerance * diam;
+  return poly;
 }
 
-// The setup of this scan point, handed to `f` with its concrete table type.
-template <class F>
-SKIPSTONE_HD void with_noslip_setup(const ScanSpec& spec, const ScanPoint& pt, F&& f) {
-  if (spec.model == ModelKind::noslip_sphere) {
+// The table T of this scan point, handed to `f` as a concrete type, with whether the
+// chord-distance observables (caustics) apply: T is a compile-time constant here, so a kernel
+// instantiated for one table holds only that table's code.
+template <TableKind T, class F>
+SKIPSTONE_HD void with_plane_table_of(const ScanSpec& spec, const ScanPoint& pt, F&& f) {
+  const double* p = pt.p;
+  if constexpr (T == TableKind::disc) f(DiscTable{p[P_R]}, true);
+  else if constexpr (T == TableKind::strip) f(StripTable{p[P_L]}, false);
+  else if constexpr (T == TableKind::stadium) f(StadiumTable{p[P_HALF_LENGTH], p[P_R]}, false);
+  else if constexpr (T == TableKind::ellipse) f(EllipseTable{p[P_A], p[P_B]}, false);
+  else if constexpr (T == TableKind::sinai) f(SinaiTable{p[P_SIDE], p[P_RADIUS]}, false);
+  else if constexpr (T == TableKind::rectangle || T == TableKind::polygon)
+    f(polygon_table(spec, pt, T == TableKind::rectangle), false);
+}
+
+// The setup of this scan point for model M (a no-slip model) on table T, handed to `f`.
+template <ModelKind M, TableKind T, class F>
+SKIPSTONE_HD void with_noslip_setup_of(const ScanSpec& spec, const ScanPoint& pt, F&& f) {
+  if constexpr (M == ModelKind::noslip_sphere) {
     f(sphere_setup(spec, pt));
-  } else if (spec.model == ModelKind::noslip_cylinder) {
-    with_plane_table(spec, pt, [&](const auto& t, bool caustics) { f(cylinder_setup(t, spec, pt, caustics)); });
+  } else if constexpr (M == ModelKind::noslip_cylinder) {
+    with_plane_table_of<T>(spec, pt, [&](const auto& t, bool caustics) { f(cylinder_setup(t, spec, pt, caustics)); });
   } else {
-    with_plane_table(spec, pt, [&](const auto& t, bool caustics) { f(plane_setup(t, spec, pt, caustics)); });
+    with_plane_table_of<T>(spec, pt, [&](const auto& t, bool caustics) { f(plane_setup(t, spec, pt, caustics)); });
   }
 }
 
@@ -203,11 +205,34 @@ SKIPSTONE_HD TrajectoryResult run_setup(const NoSlipSetup<Table, V, S>& su, Sink
   return integrate_noslip(su.table, su.k, su.g, su.start, su.opt, sink);
 }
 
+// One no-slip trajectory of model M on table T (TableKind::none for the sphere).
+template <ModelKind M, TableKind T, class Sink>
+SKIPSTONE_HD TrajectoryResult simulate_noslip_of(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
+  TrajectoryResult r = masked_result();
+  with_noslip_setup_of<M, T>(spec, pt, [&](const auto& su) { r = run_setup(su, sink); });
+  return r;
+}
+
+// The same with the model and table read at run time (the trace command, scalar loops).
+template <ModelKind M, class Sink>
+SKIPSTONE_HD TrajectoryResult simulate_noslip_on_table(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
+  switch (spec.table) {
+    case TableKind::disc: return simulate_noslip_of<M, TableKind::disc>(spec, pt, sink);
+    case TableKind::strip: return simulate_noslip_of<M, TableKind::strip>(spec, pt, sink);
+    case TableKind::stadium: return simulate_noslip_of<M, TableKind::stadium>(spec, pt, sink);
+    case TableKind::rectangle: return simulate_noslip_of<M, TableKind::rectangle>(spec, pt, sink);
+    case TableKind::polygon: return simulate_noslip_of<M, TableKind::polygon>(spec, pt, sink);
+    case TableKind::ellipse: return simulate_noslip_of<M, TableKind::ellipse>(spec, pt, sink);
+    case TableKind::sinai: return simulate_noslip_of<M, TableKind::sinai>(spec, pt, sink);
+    default: return masked_result();  // validation admits no other table
+  }
+}
+
 template <class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_noslip(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
-  TrajectoryResult r = masked_result();
-  with_noslip_setup(spec, pt, [&](const auto& su) { r = run_setup(su, sink); });
-  return r;
+  if (spec.model == ModelKind::noslip_sphere) return simulate_noslip_of<ModelKind::noslip_sphere, TableKind::none>(spec, pt, sink);
+  if (spec.model == ModelKind::noslip_cylinder) return simulate_noslip_on_table<ModelKind::noslip_cylinder>(spec, pt, sink);
+  return simulate_noslip_on_table<ModelKind::noslip_plane>(spec, pt, sink);
 }
 
 }  // namespace skipstone

@@ -91,7 +91,7 @@ struct ScanSpec {
   double corner_tolerance;  // relative to the table size
   double rtol, atol;        // rolling integrator tolerances
   std::uint64_t max_steps;  // rolling integrator step budget
-  Precision precision;      // float32: the float kernel (roll4:disc-transversal only; set by bench)
+  Precision precision;      // float32: the float kernel (roll4:disc-transversal only; options.precision)
 };
 
 }  // namespace skipstone

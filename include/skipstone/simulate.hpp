@@ -2,8 +2,11 @@
 // ensemble kernels (both backends), the trace command and the scalar reference loop in tests.
 // The sink sees the events (no-slip impacts, the segment ends of roll3:strip/roll4:planes, the
 // turns of roll3:inside-cylinder, the junctions and rim steps of roll4:disc: on_event) or the
-// integrator steps of the Figure-18 system (on_step). simulate_in_precision adds the float kernels.
+// integrator steps of the Figure-18 system (on_step). simulate_variant is the same with the model
+// (and table, precision) fixed at compile time: what the ensemble kernels run.
 #pragma once
+#include <stdexcept>
+
 #include "skipstone/noslip_model.hpp"
 #include "skipstone/rolling/disc_transversal.hpp"
 #include "skipstone/rolling/roll3_inside_cylinder.hpp"
@@ -25,13 +28,85 @@ SKIPSTONE_HD TrajectoryResult simulate_trajectory(const ScanSpec& spec, std::uin
   return simulate_noslip(spec, pt, sink);
 }
 
-// The ensemble kernels' entry: as simulate_trajectory, but spec.precision = float32 runs the
-// float kernel of the models that have one (roll4:disc-transversal, the Figure-18 map).
+// One kernel variant: the model, the table of a no-slip model (TableKind::none otherwise) and
+// the precision as compile-time constants. The ensemble kernel is instantiated once per variant
+// so that each holds only its own model's code and registers: one kernel for every model took
+// the register budget of the largest (the GBS integrator: 255 registers per thread on sm_90)
+// for the no-slip disc too.
+template <ModelKind M, TableKind T, Precision P>
+struct Variant {
+  static constexpr ModelKind model = M;
+  static constexpr TableKind table = T;
+  static constexpr Precision precision = P;
+};
+
+template <class V, class Sink>
+SKIPSTONE_HD TrajectoryResult simulate_variant(const ScanSpec& spec, std::uint64_t index, Sink& sink) {
+  const ScanPoint pt = scan_point(spec, index);
+  constexpr ModelKind M = V::model;
+  if constexpr (M == ModelKind::roll_disc_transversal) {
+    if constexpr (V::precision == Precision::float32) return simulate_disc_transversal<float>(spec, pt, sink);
+    else return simulate_disc_transversal(spec, pt, sink);
+  } else if constexpr (M == ModelKind::roll_disc) {
+    return simulate_roll4_disc(spec, pt, sink);
+  } else if constexpr (M == ModelKind::roll_planes) {
+    return simulate_roll4_planes(spec, pt, sink);
+  } else if constexpr (M == ModelKind::roll_strip) {
+    return simulate_roll3_strip(spec, pt, sink);
+  } else if constexpr (M == ModelKind::roll_inside_cylinder) {
+    return simulate_roll3_inside_cylinder(spec, pt, sink);
+  } else {
+    return simulate_noslip_of<M, V::table>(spec, pt, sink);
+  }
+}
+
+template <ModelKind M, class F>
+void visit_table_variant(const ScanSpec& spec, F&& f) {
+  constexpr Precision D = Precision::float64;
+  switch (spec.table) {
+    case TableKind::disc: f(Variant<M, TableKind::disc, D>{}); return;
+    case TableKind::strip: f(Variant<M, TableKind::strip, D>{}); return;
+    case TableKind::stadium: f(Variant<M, TableKind::stadium, D>{}); return;
+    case TableKind::rectangle: f(Variant<M, TableKind::rectangle, D>{}); return;
+    case TableKind::polygon: f(Variant<M, TableKind::polygon, D>{}); return;
+    case TableKind::ellipse: f(Variant<M, TableKind::ellipse, D>{}); return;
+    case TableKind::sinai: f(Variant<M, TableKind::sinai, D>{}); return;
+    case TableKind::none: break;
+  }
+  throw std::invalid_argument("no-slip model without a table");
+}
+
+// Calls f(Variant<...>{}) with the variant of spec (host side: which kernel runs a scan). The
+// float kernel exists for roll4:disc-transversal only (config validation rejects the others).
+template <class F>
+void visit_variant(const ScanSpec& spec, F&& f) {
+  constexpr Precision D = Precision::float64;
+  constexpr TableKind none = TableKind::none;
+  switch (spec.model) {
+    case ModelKind::roll_disc_transversal:
+      if (spec.precision == Precision::float32)
+        f(Variant<ModelKind::roll_disc_transversal, none, Precision::float32>{});
+      else
+        f(Variant<ModelKind::roll_disc_transversal, none, D>{});
+      return;
+    case ModelKind::roll_disc: f(Variant<ModelKind::roll_disc, none, D>{}); return;
+    case ModelKind::roll_planes: f(Variant<ModelKind::roll_planes, none, D>{}); return;
+    case ModelKind::roll_strip: f(Variant<ModelKind::roll_strip, none, D>{}); return;
+    case ModelKind::roll_inside_cylinder: f(Variant<ModelKind::roll_inside_cylinder, none, D>{}); return;
+    case ModelKind::noslip_sphere: f(Variant<ModelKind::noslip_sphere, none, D>{}); return;
+    case ModelKind::noslip_plane: visit_table_variant<ModelKind::noslip_plane>(spec, f); return;
+    case ModelKind::noslip_cylinder: visit_table_variant<ModelKind::noslip_cylinder>(spec, f); return;
+  }
+  throw std::invalid_argument("unknown model");
+}
+
+// As the ensemble kernels compute a trajectory (host side: the scalar reference loops):
+// simulate_trajectory with spec.precision = float32 running the float kernel.
 template <class Sink>
-SKIPSTONE_HD TrajectoryResult simulate_in_precision(const ScanSpec& spec, std::uint64_t index, Sink& sink) {
-  if (spec.precision == Precision::float32 && spec.model == ModelKind::roll_disc_transversal)
-    return simulate_disc_transversal<float>(spec, scan_point(spec, index), sink);
-  return simulate_trajectory(spec, index, sink);
+TrajectoryResult simulate_in_precision(const ScanSpec& spec, std::uint64_t index, Sink& sink) {
+  TrajectoryResult r;
+  visit_variant(spec, [&](auto v) { r = simulate_variant<decltype(v)>(spec, index, sink); });
+  return r;
 }
 
 }  // namespace skipstone

@@ -1,0 +1,99 @@
+"""Register use, stack and spills of the CUDA ensemble kernels, from the compiler (issue 5).
+
+Compiles kernels/ensemble_cuda.cu for sm_90 as CMakeLists.txt does, with `-Xptxas -v`, and
+reads ptxas's report for every kernel variant (simulate.hpp: Variant, one kernel per model,
+table and precision): registers per thread, stack frame, spill stores and loads. From the
+registers and the block size of Thrust's transform (256 threads) it computes the
+register-limited occupancy on an sm_90 multiprocessor (65536 registers, at most 64 resident
+warps, registers allocated per warp in units of 256). This needs nvcc, not a GPU; it is a
+static figure, not Nsight's achieved occupancy (scripts/gpu_check.sh records that where ncu
+exists). Takes several minutes (ptxas). Writes JSON to stdout.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+MODELS = ["noslip_plane", "noslip_sphere", "noslip_cylinder", "roll_disc_transversal", "roll_planes",
+          "roll_strip", "roll_inside_cylinder", "roll_disc"]
+TABLES = ["disc", "strip", "stadium", "rectangle", "polygon", "ellipse", "sinai", "none"]
+PRECISIONS = ["double", "float"]
+BLOCK_THREADS = 256  # cub transform prefetch_policy_t<256>, seen in the kernel names
+
+
+def occupancy(registers, block_threads=BLOCK_THREADS):
+    warps_per_block = (block_threads + 31) // 32
+    regs_per_warp = ((registers * 32 + 255) // 256) * 256
+    blocks = min(65536 // (regs_per_warp * warps_per_block), 32, 64 // warps_per_block)
+    return blocks * warps_per_block / 64.0
+
+
+def variant_of(name):
+    m = re.search(r"Variant.*?ModelKindE(\d+)E.*?TableKindE(\d+)E.*?PrecisionE(\d+)E", name)
+    if not m:
+        return None
+    mk, tk, pk = (int(x) for x in m.groups())
+    return {"model": MODELS[mk], "table": TABLES[tk], "precision": PRECISIONS[pk]}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--nvcc", default="nvcc")
+    ap.add_argument("--arch", default="sm_90")
+    ap.add_argument("--log", default="", help="parse this saved ptxas -v output instead of compiling")
+    a = ap.parse_args()
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    nvcc = a.nvcc
+    cccl = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(subprocess.run(
+        ["bash", "-c", f"command -v {nvcc}"], capture_output=True, text=True).stdout.strip() or nvcc))), "include", "cccl")
+    cmd = [nvcc, "-std=c++17", "-O3", "-DNDEBUG", "--expt-relaxed-constexpr", "-Xcudafe", "--diag_suppress=20012",
+           "-DTHRUST_FORCE_64_BIT_OFFSET_TYPE", f"-arch={a.arch}", "-Xptxas", "-v", "-I", os.path.join(root, "include"),
+           "-I", os.path.join(root, "kernels"), "-I", cccl, "-c", os.path.join(root, "kernels", "ensemble_cuda.cu"),
+           "-o", os.devnull]
+    t0 = time.perf_counter()
+    if a.log:
+        report, seconds = open(a.log).read(), None
+    else:
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        seconds = time.perf_counter() - t0
+        if p.returncode != 0:
+            print(p.stderr, file=sys.stderr)
+            return 1
+        report = p.stderr
+    kernels, current = [], None
+    for line in report.splitlines():
+        m = re.search(r"Compiling entry function '([^']+)'", line)
+        if m:
+            current = {"name": m.group(1), "variant": variant_of(m.group(1))}
+            kernels.append(current)
+            continue
+        if current is None:
+            continue
+        m = re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads", line)
+        if m and "stack_bytes" not in current:
+            current["stack_bytes"], current["spill_store_bytes"], current["spill_load_bytes"] = map(int, m.groups())
+        m = re.search(r"Used (\d+) registers", line)
+        if m:
+            current["registers"] = int(m.group(1))
+            current["occupancy"] = occupancy(current["registers"])
+    variants = [k for k in kernels if k["variant"] and "registers" in k]
+    for k in variants:
+        print(f"{k['variant']['model']:>22} {k['variant']['table']:>9} {k['variant']['precision']:>6}: "
+              f"{k['registers']:3d} registers, stack {k.get('stack_bytes', 0)} B, spills "
+              f"{k.get('spill_store_bytes', 0)}/{k.get('spill_load_bytes', 0)} B, occupancy "
+              f"{100 * k['occupancy']:.1f}%", file=sys.stderr)
+    json.dump({"date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "arch": a.arch,
+               "nvcc": subprocess.run([nvcc, "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1],
+               "block_threads": BLOCK_THREADS, "compile_seconds": seconds,
+               "kernels": [dict(k["variant"], registers=k["registers"], stack_bytes=k.get("stack_bytes", 0),
+                                spill_store_bytes=k.get("spill_store_bytes", 0),
+                                spill_load_bytes=k.get("spill_load_bytes", 0), occupancy=k["occupancy"])
+                           for k in variants]}, sys.stdout, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
