@@ -1,6 +1,7 @@
 // Parsing and validation of run configs into RunConfig/ScanSpec (README "Config format").
 #include "config.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <iterator>
@@ -8,6 +9,7 @@
 #include <sstream>
 
 #include "json_reader.hpp"
+#include "observables.hpp"
 #include "skipstone/inertia.hpp"
 
 namespace skipstone {
@@ -394,6 +396,32 @@ RunConfig parse_config(const json& j) {
     rc.observables = sys.observables;
   }
   resolved["observables"] = rc.observables;
+
+  // --- histograms with declared bins, by observable
+  if (top.has("histograms")) {
+    top.allow("histograms");
+    const json& hj = j.at("histograms");
+    if (!hj.is_object()) throw ConfigError("histograms", "expected an object {observable: {min, max, bins}}, got " + show(hj));
+    for (const auto& [name, value] : hj.items()) {
+      const std::string path = "histograms." + name;
+      if (std::find(rc.observables.begin(), rc.observables.end(), name) == rc.observables.end()) {
+        std::string allowed;
+        for (const auto& o : rc.observables)
+          if (observable_info(o).type != ObservableType::vector3) allowed += (allowed.empty() ? "" : ", ") + o;
+        throw ConfigError(path, "not a requested observable; allowed: " + allowed);
+      }
+      if (observable_info(name).type == ObservableType::vector3)
+        throw ConfigError(path, "a vector observable has no histogram; allowed: the scalar observables");
+      if (!value.is_object()) throw ConfigError(path, "expected an object {min, max, bins}, got " + show(value));
+      JsonReader h(value, path);
+      const HistogramSpec hs{h.number("min"), h.number("max"), h.integer("bins")};
+      h.finish();
+      if (!(hs.max > hs.min)) throw ConfigError(path + ".max", "value " + number_text(hs.max) + " is out of range; allowed: > min (" + number_text(hs.min) + ")");
+      if (hs.bins < 1 || hs.bins > kMaxHistogramBins) throw ConfigError(path + ".bins", "value " + std::to_string(hs.bins) + " is out of range; allowed: 1 to " + std::to_string(kMaxHistogramBins));
+      rc.histograms[name] = hs;
+      resolved["histograms"][name] = {{"min", hs.min}, {"max", hs.max}, {"bins", hs.bins}};
+    }
+  }
   top.finish();
 
   resolved["scan"]["type"] = scan_type;

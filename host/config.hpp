@@ -4,11 +4,13 @@
 #pragma once
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "histogram.hpp"
 #include "skipstone/scan_spec.hpp"
 #include "systems.hpp"
 
@@ -27,6 +29,7 @@ struct RunConfig {
   std::vector<ScanAxis> axes;
   std::vector<std::size_t> shape;  // numpy shape of every map (grids: last axis = axis 0)
   std::vector<std::string> observables;
+  std::map<std::string, HistogramSpec> histograms;  // declared bins, by observable
   std::uint64_t chunk_size;        // 0: chosen from free memory
   std::string moment_name;         // "gamma", "eta" or "beta"
   nlohmann::json resolved;         // the config with every default spelled out

@@ -125,7 +125,7 @@ int merge_command(const std::vector<std::string>& args, const std::string& comma
     append_range(whole, std::move(part));
   }
   const BackendChoice backend{meta0.at("backend") == "cuda" ? Backend::cuda : Backend::cpu, meta0.at("device").get<std::string>()};
-  const ScanResult res = scan_result(std::move(whole), meta0.at("chunk_size").get<std::uint64_t>());
+  const ScanResult res = scan_result(std::move(whole), meta0.at("chunk_size").get<std::uint64_t>(), rc);
   write_outputs(dir, rc, res, run_metadata(rc, res, backend, command_line));
   if (!a.flags.count("--quiet"))
     std::cout << "merged " << shards.size() << " shards (" << rc.spec.count << " trajectories) into " << dir.string() << "/\n";

@@ -112,6 +112,8 @@ json run_metadata(const RunConfig& rc, const ScanResult& res, const BackendChoic
     json o = {{"file", name + ".npy"}, {"description", info.description}};
     const auto it = res.stats.find(name);
     if (it != res.stats.end()) o["stats"] = it->second.to_json();
+    const auto h = res.histograms.find(name);
+    if (h != res.histograms.end()) o["histogram"] = h->second.to_json();
     obs[name] = o;
   }
   meta["observables"] = obs;

@@ -8,6 +8,11 @@ namespace skipstone {
 ResultCollector::ResultCollector(const RunConfig& rc, TrajectoryRange range, Checkpoint* checkpoint, bool quiet)
     : range_(range), checkpoint_(checkpoint), acc_(empty_range_result(rc, range.first)), progress_("run", range.size(), quiet) {
   for (auto& [name, v] : acc_.values) v.reserve(values_per_trajectory(name) * range.size());
+  if (checkpoint_)
+    saver_ = std::make_unique<ChunkSaver>(*checkpoint_, [this](RangeResult&& saved) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      insert(std::move(saved));
+    });
 }
 
 void ResultCollector::insert(RangeResult&& chunk) {
@@ -22,6 +27,7 @@ void ResultCollector::insert(RangeResult&& chunk) {
 
 void ResultCollector::add_saved(RangeResult&& chunk) {
   std::lock_guard<std::mutex> lock(mutex_);
+  delivered_ += chunk.range.size();
   insert(std::move(chunk));
 }
 
@@ -29,18 +35,20 @@ void ResultCollector::add(RangeResult&& chunk) {
   bool completes;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    completes = arrived_ + chunk.range.size() == range_.size();
+    delivered_ += chunk.range.size();
+    completes = delivered_ == range_.size();
   }
   // The chunk that completes the range is not saved: the final outputs follow at once.
-  if (checkpoint_ && !completes) {
-    std::lock_guard<std::mutex> lock(save_mutex_);
-    checkpoint_->save(chunk);
+  if (saver_ && !completes) {
+    saver_->enqueue(std::move(chunk));  // inserted once saved
+    return;
   }
   std::lock_guard<std::mutex> lock(mutex_);
   insert(std::move(chunk));
 }
 
 RangeResult ResultCollector::finish() {
+  if (saver_) saver_->drain();
   std::lock_guard<std::mutex> lock(mutex_);
   if (acc_.range.end != range_.end || !waiting_.empty())
     throw std::logic_error("ResultCollector: the range is not complete");

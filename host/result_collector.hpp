@@ -2,12 +2,15 @@
 // range result in index order: a chunk waits until every chunk before it has arrived, then is
 // appended (append_range), so the values and the block statistics are those of a single
 // in-order run, bit for bit. Chunks are saved to the checkpoint as they arrive (all but the
-// one that completes the range) and progress is reported on stderr.
+// one that completes the range), on the saver's thread (chunk_saver.hpp), so add() returns
+// without waiting for the disk; progress is reported on stderr.
 #pragma once
 #include <map>
+#include <memory>
 #include <mutex>
 
 #include "checkpoint.hpp"
+#include "chunk_saver.hpp"
 #include "config.hpp"
 #include "progress.hpp"
 #include "range_result.hpp"
@@ -30,11 +33,13 @@ class ResultCollector {
   void insert(RangeResult&& chunk);  // with mutex_ held
   TrajectoryRange range_;
   Checkpoint* checkpoint_;
-  std::mutex mutex_, save_mutex_;
+  std::mutex mutex_;
   RangeResult acc_;
   std::map<std::uint64_t, RangeResult> waiting_;  // arrived ahead of a missing chunk, by first
-  std::uint64_t arrived_ = 0;                      // trajectories delivered so far
+  std::uint64_t arrived_ = 0;                      // trajectories inserted so far
+  std::uint64_t delivered_ = 0;                    // trajectories given to add() or add_saved()
   Progress progress_;
+  std::unique_ptr<ChunkSaver> saver_;              // with a checkpoint; last: stopped first
 };
 
 }  // namespace skipstone

@@ -188,7 +188,7 @@ int run_command(const std::vector<std::string>& args, const std::string& command
               << range->range.end << " of " << rc.spec.count << ") to " << dir.string()
               << "/; combine the shards with skipstone merge\n";
   } else {
-    const ScanResult res = scan_result(std::move(*range), chunk_size);
+    const ScanResult res = scan_result(std::move(*range), chunk_size, rc);
     nlohmann::json meta = run_metadata(rc, res, backend, command_line);
     if (job.distributed()) meta["mpi_ranks"] = job.size;
     write_outputs(dir, rc, res, meta);

@@ -75,9 +75,10 @@ RangeResult run_scan_range(const RunConfig& rc, const BackendChoice& backend, co
   return run.finish();
 }
 
-ScanResult scan_result(RangeResult&& whole, std::uint64_t chunk_size) {
+ScanResult scan_result(RangeResult&& whole, std::uint64_t chunk_size, const RunConfig& rc) {
   ScanResult out;
   out.stats = merged_stats(whole);
+  out.histograms = histograms_of(rc.histograms, whole.values);
   out.maps = std::move(whole.values);
   out.status_counts = whole.status_counts;
   out.total_events = whole.total_events;
@@ -90,7 +91,7 @@ ScanResult run_scan(const RunConfig& rc, const BackendChoice& backend, std::uint
   ScanOptions options;
   options.chunk_override = chunk_override;
   options.quiet = quiet;
-  return scan_result(run_scan_range(rc, backend, options), scan_chunk_size(rc, backend, options));
+  return scan_result(run_scan_range(rc, backend, options), scan_chunk_size(rc, backend, options), rc);
 }
 
 }  // namespace skipstone

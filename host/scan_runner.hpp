@@ -29,6 +29,7 @@ class Checkpoint;
 struct ScanResult {
   std::map<std::string, std::vector<double>> maps;  // annulus_axis holds 3 values per trajectory
   std::map<std::string, RunningStats> stats;        // over trajectories whose status is ok
+  std::map<std::string, Histogram> histograms;      // the config's declared ones
   std::array<std::uint64_t, kStatusCount> status_counts{};
   std::uint64_t total_events = 0;
   std::uint64_t chunk_size = 0;
@@ -70,7 +71,7 @@ class RangeRun {
 RangeResult run_scan_range(const RunConfig& rc, const BackendChoice& backend, const ScanOptions& options);
 
 // The whole scan as one range result (first 0, end count) turned into maps and merged statistics.
-ScanResult scan_result(RangeResult&& whole, std::uint64_t chunk_size);
+ScanResult scan_result(RangeResult&& whole, std::uint64_t chunk_size, const RunConfig& rc);
 
 ScanResult run_scan(const RunConfig& rc, const BackendChoice& backend, std::uint64_t chunk_override, bool quiet);
 

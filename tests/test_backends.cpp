@@ -108,7 +108,7 @@ TEST(Backends, ResultsIndependentOfWorkersSharingTheQueue) {
     options.chunk_override = kStatsBlock;
     options.quiet = true;
     options.executors = {Executor{Backend::cpu, -1}, Executor{Backend::cpu, -1}, Executor{Backend::cpu, -1}};
-    const ScanResult shared = scan_result(run_scan_range(rc, cpu_backend, options), kStatsBlock);
+    const ScanResult shared = scan_result(run_scan_range(rc, cpu_backend, options), kStatsBlock, rc);
     EXPECT_TRUE(same_maps(whole, shared)) << j["system"] << ": workers sharing the queue changed the results";
   }
 }
@@ -122,9 +122,9 @@ TEST(Backends, CudaDevicesSharingTheQueueMatchOneDevice) {
     options.chunk_override = kStatsBlock;
     options.quiet = true;
     options.executors = {Executor{Backend::cuda, 0}};
-    const ScanResult one = scan_result(run_scan_range(rc, gpu, options), kStatsBlock);
+    const ScanResult one = scan_result(run_scan_range(rc, gpu, options), kStatsBlock, rc);
     for (int d = 1; d < cuda::device_count(); ++d) options.executors.push_back(Executor{Backend::cuda, d});
-    const ScanResult all = scan_result(run_scan_range(rc, gpu, options), kStatsBlock);
+    const ScanResult all = scan_result(run_scan_range(rc, gpu, options), kStatsBlock, rc);
     EXPECT_TRUE(same_maps(one, all)) << j["system"] << ": several devices changed the results";
   }
 }

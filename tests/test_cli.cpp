@@ -284,6 +284,49 @@ TEST_F(CliTest, Figure18FloatPrecisionFromTheConfigAgreesWithDouble) {
   EXPECT_GT(dt[dt.size() / 2], 0.0) << "the float run is a different kernel, not the double one";
 }
 
+// Declared-bin histograms (config `histograms`) in meta.json: bin counts as numpy.histogram
+// would give from the .npy values (last bin closed), underflow and overflow, NaN (failed or
+// masked) not counted; the same counts whatever the chunk size.
+TEST_F(CliTest, DeclaredHistogramsCountTheMapValues) {
+  const fs::path cfg = write_config("hist.json", R"({
+    "system": "roll4:disc-transversal", "parameters": {"eta": 0.5, "r": 1.0},
+    "initial": {"start": "rim_entry"},
+    "scan": {"type": "grid", "axes": [{"param": "v2", "min": -1, "max": 1, "n": 40},
+                                      {"param": "S12", "min": -1, "max": 1, "n": 40}]},
+    "stop": {"t_max": 20}, "observables": ["status", "exit_time"],
+    "histograms": {"exit_time": {"min": 2.0, "max": 8.0, "bins": 12}}})");
+  const CliResult r1 = run(cfg, dir_ / "a", "--backend cpu");
+  const CliResult r2 = run(cfg, dir_ / "b", "--backend cpu --chunk 4096");
+  ASSERT_EQ(r1.rc, 0) << describe(r1);
+  ASSERT_EQ(r2.rc, 0) << describe(r2);
+  const json h = read_json(dir_ / "a" / "meta.json").at("observables").at("exit_time").at("histogram");
+  EXPECT_EQ(h, read_json(dir_ / "b" / "meta.json").at("observables").at("exit_time").at("histogram"));
+  const skipstone::io::NpyArray a = skipstone::io::read_npy(dir_ / "a" / "exit_time.npy");
+  std::vector<double> t(a.bytes.size() / 8);
+  std::memcpy(t.data(), a.bytes.data(), a.bytes.size());
+  std::vector<std::uint64_t> counts(12, 0);
+  std::uint64_t under = 0, over = 0, finite = 0;
+  for (double v : t) {
+    if (std::isnan(v)) continue;
+    ++finite;
+    if (v < 2.0) {
+      ++under;
+    } else if (v > 8.0) {
+      ++over;
+    } else {
+      counts[std::min<std::size_t>(11, static_cast<std::size_t>((v - 2.0) / 0.5))]++;
+    }
+  }
+  EXPECT_EQ(h.at("counts").get<std::vector<std::uint64_t>>(), counts);
+  EXPECT_EQ(h.at("underflow").get<std::uint64_t>(), under);
+  EXPECT_EQ(h.at("overflow").get<std::uint64_t>(), over);
+  EXPECT_EQ(h.at("count").get<std::uint64_t>(), finite);
+  EXPECT_EQ(h.at("bins").get<int>(), 12);
+  EXPECT_GT(under + over, 0u) << "the bins were chosen to leave values on both sides";
+  EXPECT_GT(finite, 1000u) << "most pixels of the unit disc exit by t = 20";
+  EXPECT_EQ(read_json(dir_ / "a" / "meta.json").at("config").at("histograms").at("exit_time").at("bins").get<int>(), 12);
+}
+
 // ---------------------------------------------------------------- 2. random scan
 
 TEST_F(CliTest, RandomScanIsReproducibleAcrossRunsThreadsAndChunks) {
@@ -529,6 +572,20 @@ std::vector<BadConfig> bad_configs() {
        {"parameters.vertices[2]"}},
       {"unknown observable", disc_config(kGamma, kAngle, kEvents, R"("observables": ["colour", "status"])"),
        {"observables[0]"}},
+      {"histogram of an observable not requested",
+       disc_config(kGamma, kAngle, kEvents, R"("observables": ["status", "rho_even"], "histograms": {"t_end": {"min": 0, "max": 1, "bins": 4}})"),
+       {"histograms.t_end"}},
+      {"histogram max not above min",
+       disc_config(kGamma, kAngle, kEvents, R"("histograms": {"rho_even": {"min": 1, "max": 1, "bins": 4}})"),
+       {"histograms.rho_even.max"}},
+      {"histogram without bins", disc_config(kGamma, kAngle, kEvents, R"("histograms": {"rho_even": {"min": 0, "max": 1}})"),
+       {"histograms.rho_even.bins", "histograms.rho_even"}},
+      {"histogram with zero bins",
+       disc_config(kGamma, kAngle, kEvents, R"("histograms": {"rho_even": {"min": 0, "max": 1, "bins": 0}})"),
+       {"histograms.rho_even.bins"}},
+      {"histogram with an unknown key",
+       disc_config(kGamma, kAngle, kEvents, R"("histograms": {"rho_even": {"min": 0, "max": 1, "bins": 3, "log": true}})"),
+       {"histograms.rho_even.log", "histograms.rho_even"}},
       {"unknown precision",
        R"({"system": "disc", "parameters": {"gamma": 0.8}, "initial": {"start": "boundary"},
            "scan": {"type": "grid", "axes": []}, "stop": {"max_events": 10}, "options": {"precision": "half"}})",
