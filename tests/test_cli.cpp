@@ -188,17 +188,21 @@ TEST_F(CliTest, GridMapsLoadWithNumpy) {
   }
 }
 
+// A small Figure-18 map over (v2, S12) in [-1, 1]^2: n x n pixels up to t_max, with `rest`
+// (further top-level keys, e.g. observables) appended.
+std::string small_figure18(int n, double t_max, const std::string& rest) {
+  const std::string axis = R"(, "min": -1, "max": 1, "n": )" + std::to_string(n) + "}";
+  return R"({"system": "roll4:disc-transversal", "parameters": {"eta": 0.5, "r": 1.0},
+             "initial": {"start": "rim_entry"},
+             "scan": {"type": "grid", "axes": [{"param": "v2")" + axis + R"(, {"param": "S12")" + axis + R"(]},
+             "stop": {"t_max": )" + std::to_string(t_max) + "}, " + rest + "}";
+}
+
 // A small Figure-18 map: pixels outside the unit disc of (v2, S12) are masked, and in
 // exit_side.npy they are NaN (like every floating observable of a masked trajectory), not 0,
 // which means "no exit by t_max" and stays 0 for finished trajectories.
 TEST_F(CliTest, Figure18MaskedPixelsAreNanInExitSide) {
-  const fs::path cfg = write_config("fig18.json", R"({
-    "system": "roll4:disc-transversal", "parameters": {"eta": 0.5, "r": 1.0},
-    "initial": {"start": "rim_entry"},
-    "scan": {"type": "grid", "axes": [{"param": "v2", "min": -1, "max": 1, "n": 15},
-                                      {"param": "S12", "min": -1, "max": 1, "n": 15}]},
-    "stop": {"t_max": 10},
-    "observables": ["status", "exit_side"]})");
+  const fs::path cfg = write_config("fig18.json", small_figure18(15, 10, R"("observables": ["status", "exit_side"])"));
   const fs::path out = dir_ / "out";
   const CliResult r = run(cfg, out, "--backend cpu");
   ASSERT_EQ(r.rc, 0) << describe(r);
@@ -242,14 +246,9 @@ TEST_F(CliTest, Figure18MaskedPixelsAreNanInExitSide) {
 // so with the float default tolerance, and the map agrees with the double run to float accuracy
 // (the kernel-level comparison with its tolerances is in test_rolling_transversal).
 TEST_F(CliTest, Figure18FloatPrecisionFromTheConfigAgreesWithDouble) {
-  const std::string scan = R"(
-    "system": "roll4:disc-transversal", "parameters": {"eta": 0.5, "r": 1.0},
-    "initial": {"start": "rim_entry"},
-    "scan": {"type": "grid", "axes": [{"param": "v2", "min": -1, "max": 1, "n": 15},
-                                      {"param": "S12", "min": -1, "max": 1, "n": 15}]},
-    "stop": {"t_max": 10}, "observables": ["exit_side", "exit_time"])";
-  const fs::path cfg_d = write_config("double.json", "{" + scan + "}");
-  const fs::path cfg_f = write_config("float.json", "{" + scan + R"(, "options": {"precision": "float"}})");
+  const std::string observables = R"("observables": ["exit_side", "exit_time"])";
+  const fs::path cfg_d = write_config("double.json", small_figure18(15, 10, observables));
+  const fs::path cfg_f = write_config("float.json", small_figure18(15, 10, observables + R"(, "options": {"precision": "float"})"));
   const CliResult rd = run(cfg_d, dir_ / "double", "--backend cpu");
   const CliResult rf = run(cfg_f, dir_ / "float", "--backend cpu");
   ASSERT_EQ(rd.rc, 0) << describe(rd);
@@ -288,13 +287,8 @@ TEST_F(CliTest, Figure18FloatPrecisionFromTheConfigAgreesWithDouble) {
 // would give from the .npy values (last bin closed), underflow and overflow, NaN (failed or
 // masked) not counted; the same counts whatever the chunk size.
 TEST_F(CliTest, DeclaredHistogramsCountTheMapValues) {
-  const fs::path cfg = write_config("hist.json", R"({
-    "system": "roll4:disc-transversal", "parameters": {"eta": 0.5, "r": 1.0},
-    "initial": {"start": "rim_entry"},
-    "scan": {"type": "grid", "axes": [{"param": "v2", "min": -1, "max": 1, "n": 40},
-                                      {"param": "S12", "min": -1, "max": 1, "n": 40}]},
-    "stop": {"t_max": 20}, "observables": ["status", "exit_time"],
-    "histograms": {"exit_time": {"min": 2.0, "max": 8.0, "bins": 12}}})");
+  const fs::path cfg = write_config("hist.json", small_figure18(40, 20, R"("observables": ["status", "exit_time"],
+    "histograms": {"exit_time": {"min": 2.0, "max": 8.0, "bins": 12}})"));
   const CliResult r1 = run(cfg, dir_ / "a", "--backend cpu");
   const CliResult r2 = run(cfg, dir_ / "b", "--backend cpu --chunk 4096");
   ASSERT_EQ(r1.rc, 0) << describe(r1);
