@@ -70,6 +70,31 @@ struct Reference {
   }
 };
 
+// Pixels of the 256 x 256 Figure-18 map (examples/figure18.json at n = 256) whose exit the
+// unguarded Newton iteration put at the end of a long step, up to 0.73 too late, because the
+// smooth continuation of the trajectory past phi = pi turned back inside the step (0.2 % of
+// the map; rim_passage.hpp now brackets the first crossing). Run as the map runs them (the
+// failure depends on the exact step sequence) and checked against the independent reference.
+TEST(RollingTransversal, ExitInsideALongStepIsTheFirstCrossing) {
+  const RunConfig rc = testing::config_from(nlohmann::json::parse(R"({
+    "system": "roll4:disc-transversal", "parameters": {"R": 1.0, "r": 1.0, "eta": 0.5},
+    "initial": {"start": "rim_entry", "speed": 1.0},
+    "scan": {"type": "grid", "axes": [{"param": "v2", "min": -1.0, "max": 1.0, "n": 256},
+                                      {"param": "S12", "min": -1.0, "max": 1.0, "n": 256}]},
+    "stop": {"t_max": 200.0}, "options": {"rtol": 1e-11, "atol": 1e-11, "max_steps": 100000}})"));
+  const Reference ref{-1.0, 1.0, 0.5};
+  for (const std::uint64_t index : {1183u, 3511u, 62282u}) {  // exit times were 19.5, 14.17, 14.45
+    DiscardSink sink;
+    const TrajectoryResult r = simulate_trajectory(rc.spec, index, sink);
+    const double v2 = -1.0 + 2.0 * static_cast<double>(index % 256) / 255.0;
+    const double S = -1.0 + 2.0 * static_cast<double>(index / 256) / 255.0;
+    const auto [t_ref, side_ref] = ref.exit(std::sqrt(1.0 - v2 * v2 - S * S), v2, S, 1e-3, 200.0);
+    ASSERT_EQ(r.status, Status::exited);
+    EXPECT_EQ(r.exit_side, side_ref);
+    EXPECT_NEAR(r.exit_time, t_ref, kExitTimeAgreement * (1.0 + t_ref)) << "pixel " << index << ": v2=" << v2 << " S12=" << S;
+  }
+}
+
 TEST(RollingTransversal, ExitTimesAgreeWithIndependentIntegration) {
   const DiscTransversalSystem sys{-1.0, 1.0, 0.5};
   const Reference ref{-1.0, 1.0, 0.5};

@@ -24,6 +24,10 @@
 
 namespace skipstone {
 
+// Newton (or, outside the bracket, bisection) iterations that locate an exit: Newton needs a
+// few; bisection halves the bracket each time, down to the rounding unit of double.
+constexpr int kRimNewtonIterations = 64;
+
 template <int N, class T = double>
 struct RimRun {
   Status status;  // exited, finished (t_max on the rim), non_finite, integrator_failure
@@ -117,13 +121,21 @@ SKIPSTONE_HD RimRun<Sys::N, T> integrate_rim(const Sys& sys, const T* y0, same_t
     }
     if (theta >= T(0)) {
       // sin(phi) reaches 0 inside [t, t + H]: Newton on theta with recomputed partial steps.
+      // When the step ends past the rim (sin(phi) < 0), [lo, hi] brackets the first crossing and
+      // a Newton step that leaves it is replaced by bisection: in a long step the trajectory's
+      // smooth continuation past phi = pi can turn back, and unguarded Newton then settled on
+      // the end of the step instead (seen with the float kernel: exit one step, ~1 rad, late).
+      const bool bracketed = y_new[4] < T(0);
+      T lo = T(0), hi = T(1);
       T yt[N];
-      for (int it = 0; it < 12; ++it) {
+      for (int it = 0; it < kRimNewtonIterations; ++it) {
         gbs_step<N, K>(sys, y, theta * H, yt, rtol, atol);
         sys.project(yt);
         const T g = yt[4];
         const T dg = yt[3] * yt[0] / r;  // d sin(phi)/dt
-        const T dtheta = -g / (dg * H);
+        if (bracketed) (g > T(0) ? lo : hi) = theta;
+        T dtheta = -g / (dg * H);
+        if (bracketed && !(theta + dtheta > lo && theta + dtheta < hi)) dtheta = T(0.5) * (lo + hi) - theta;
         theta += dtheta;
         if (theta < T(0)) theta = T(0);
         if (theta > T(1)) theta = T(1);
