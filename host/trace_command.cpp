@@ -141,6 +141,8 @@ int trace_command(const std::vector<std::string>& args) {
       throw UsageError("--sample " + s + ": expected a time step > 0");
   }
   const RunConfig rc = load_config_file(a.positional[0]);
+  if (rc.spec.precision == Precision::float32)
+    throw UsageError("options.precision float: trace records the double kernel only; set it to double or leave it out");
   if (index >= rc.spec.count)
     throw UsageError("--index " + std::to_string(index) + ": the scan has " + std::to_string(rc.spec.count) + " trajectories");
   const ScanPoint pt = scan_point(rc.spec, index);

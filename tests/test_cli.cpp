@@ -321,6 +321,16 @@ TEST_F(CliTest, DeclaredHistogramsCountTheMapValues) {
   EXPECT_EQ(read_json(dir_ / "a" / "meta.json").at("config").at("histograms").at("exit_time").at("bins").get<int>(), 12);
 }
 
+// trace follows the double kernel only: a float config is refused (exit 2, naming the key),
+// not silently traced in double.
+TEST_F(CliTest, TraceRefusesAFloatConfig) {
+  const fs::path cfg = write_config("float.json", small_figure18(3, 10, R"("options": {"precision": "float"})"));
+  const CliResult r = skipstone("trace " + shell_quote(cfg.string()) + " --out " + shell_quote((dir_ / "t.csv").string()));
+  EXPECT_EQ(r.rc, 2) << describe(r);
+  EXPECT_NE(r.err.find("options.precision"), std::string::npos) << describe(r);
+  EXPECT_FALSE(fs::exists(dir_ / "t.csv"));
+}
+
 // ---------------------------------------------------------------- 2. random scan
 
 TEST_F(CliTest, RandomScanIsReproducibleAcrossRunsThreadsAndChunks) {
