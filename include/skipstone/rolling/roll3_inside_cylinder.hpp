@@ -101,7 +101,7 @@ SKIPSTONE_HD TrajectoryResult simulate_roll3_inside_cylinder(const ScanSpec& spe
       break;
     }
   }
-  return closed_form_result(status, events, t, max_err, ob, h.z, spec.bounded_depth);
+  return rolling_result(status, events, t, max_err, ob, h.z, spec.bounded_depth);
 }
 
 }  // namespace skipstone

@@ -129,7 +129,6 @@ struct DiscRollEnd {
 template <class Sink>
 SKIPSTONE_HD TrajectoryResult run_roll4_disc(const DiscRollModel& m, PlateState s, const DiscRollOptions& opt,
                                              Sink& sink, DiscRollEnd* end = nullptr) {
-  TrajectoryResult res = empty_result();
   HeightStats hs;
   hs.start(s.z);
   const double k1_0 = plate_k1(s), k2_0 = plate_k2(s), z0 = s.z;
@@ -226,16 +225,8 @@ SKIPSTONE_HD TrajectoryResult run_roll4_disc(const DiscRollModel& m, PlateState 
     }
   }
   if (end) *end = {on_plate, s};
-  res.status = status;
-  res.events = events;
+  TrajectoryResult res = rolling_result(status, events, t, max_err, hs, z_end, opt.bounded_depth);
   res.steps = steps;
-  res.t_end = t;
-  res.energy_error = max_err;
-  res.z_min = hs.z_min;
-  res.z_max = hs.z_max;
-  res.z_final = z_end;
-  res.z_drift = hs.drift();
-  res.bounded = hs.bounded(opt.bounded_depth);
   res.rho_even = rho_n[0] > 0.0 ? rho_sum[0] / rho_n[0] : NAN;
   res.rho_odd = rho_n[1] > 0.0 ? rho_sum[1] / rho_n[1] : NAN;
   res.caustic_gap = fabs(res.rho_even - res.rho_odd);

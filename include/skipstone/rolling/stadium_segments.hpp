@@ -214,11 +214,12 @@ SKIPSTONE_HD SKIPSTONE_INLINE double rolling_energy_defect(double k, double k0, 
   return fabs(k - (k0 - 2.0 * G * (z - z0))) / scale;
 }
 
-// The result of a closed-form rolling run: how and when it ended, its largest energy defect,
-// and the height observables of `ob` with the final height z_final.
-SKIPSTONE_HD SKIPSTONE_INLINE TrajectoryResult closed_form_result(Status status, std::uint64_t events, double t,
-                                                                  double max_err, const HeightStats& ob,
-                                                                  double z_final, double bounded_depth) {
+// The result of a rolling run (closed-form segments here and in roll3:inside-cylinder, GBS
+// passages in roll4:disc): how and when it ended, its largest energy defect, and the height
+// observables of `ob` with the final height z_final.
+SKIPSTONE_HD SKIPSTONE_INLINE TrajectoryResult rolling_result(Status status, std::uint64_t events, double t,
+                                                              double max_err, const HeightStats& ob, double z_final,
+                                                              double bounded_depth) {
   TrajectoryResult res = empty_result();
   res.status = status;
   res.events = events;
@@ -323,7 +324,7 @@ SKIPSTONE_HD TrajectoryResult run_stadium(StadiumSetup s, const StadiumStop& sto
       break;
     }
   }
-  return closed_form_result(status, events, t, max_err, ob, s.h.z, stop.bounded_depth);
+  return rolling_result(status, events, t, max_err, ob, s.h.z, stop.bounded_depth);
 }
 
 }  // namespace skipstone
