@@ -135,7 +135,7 @@ SKIPSTONE_HD RimRun<Sys::N, T> integrate_rim(const Sys& sys, const T* y0, same_t
         const T dg = yt[3] * yt[0] / r;  // d sin(phi)/dt
         if (bracketed) (g > T(0) ? lo : hi) = theta;
         T dtheta = -g / (dg * H);
-        if (bracketed && !(theta + dtheta > lo && theta + dtheta < hi)) dtheta = T(0.5) * (lo + hi) - theta;
+        if (bracketed && !(theta + dtheta >= lo && theta + dtheta <= hi)) dtheta = T(0.5) * (lo + hi) - theta;
         theta += dtheta;
         if (theta < T(0)) theta = T(0);
         if (theta > T(1)) theta = T(1);
