@@ -1,5 +1,5 @@
-// A histogram with declared bins (config key `histograms`), a mergeable accumulator: bin
-// counts are integers, so merging blocks in any order gives the same counts. Bins are
+// A histogram with declared bins (config key `histograms`) of an observable over the scan's
+// values, which are the same whatever the chunks, shards, MPI ranks or resume. Bins are
 // [min + i w, min + (i + 1) w) with w = (max - min) / bins, the last one closed at max (as
 // numpy.histogram); values below min or above max (infinities too) are counted as underflow
 // and overflow, and NaN values (trajectories whose status is not ok) are not counted.
@@ -27,13 +27,12 @@ struct Histogram {
 
   explicit Histogram(HistogramSpec s) : spec(s), counts(s.bins, 0) {}
   void add(double x);
-  void merge(const Histogram& o);  // same spec
   std::uint64_t total() const;     // counted values, underflow and overflow included
   nlohmann::json to_json() const;
 };
 
-// The histogram of every declared observable over its values (3 per trajectory for vectors
-// are not allowed by the config), accumulated per block of kStatsBlock trajectories and merged.
+// The histogram of every declared observable over its values (vector observables are not
+// allowed by the config).
 std::map<std::string, Histogram> histograms_of(const std::map<std::string, HistogramSpec>& specs,
                                                const std::map<std::string, std::vector<double>>& values);
 
