@@ -13,6 +13,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -46,9 +47,8 @@ def main():
     ap.add_argument("--log", default="", help="parse this saved ptxas -v output instead of compiling")
     a = ap.parse_args()
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    nvcc = a.nvcc
-    cccl = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(subprocess.run(
-        ["bash", "-c", f"command -v {nvcc}"], capture_output=True, text=True).stdout.strip() or nvcc))), "include", "cccl")
+    nvcc = shutil.which(a.nvcc) or a.nvcc
+    cccl = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(nvcc))), "include", "cccl")  # CUDA_ROOT/include/cccl
     cmd = [nvcc, "-std=c++17", "-O3", "-DNDEBUG", "--expt-relaxed-constexpr", "-Xcudafe", "--diag_suppress=20012",
            "-DTHRUST_FORCE_64_BIT_OFFSET_TYPE", f"-arch={a.arch}", "-Xptxas", "-v", "-I", os.path.join(root, "include"),
            "-I", os.path.join(root, "kernels"), "-I", cccl, "-c", os.path.join(root, "kernels", "ensemble_cuda.cu"),

@@ -6,10 +6,10 @@
 namespace skipstone {
 
 ResultCollector::ResultCollector(const RunConfig& rc, TrajectoryRange range, Checkpoint* checkpoint, bool quiet)
-    : range_(range), checkpoint_(checkpoint), acc_(empty_range_result(rc, range.first)), progress_("run", range.size(), quiet) {
+    : range_(range), acc_(empty_range_result(rc, range.first)), progress_("run", range.size(), quiet) {
   for (auto& [name, v] : acc_.values) v.reserve(values_per_trajectory(name) * range.size());
-  if (checkpoint_)
-    saver_ = std::make_unique<ChunkSaver>(*checkpoint_, [this](RangeResult&& saved) {
+  if (checkpoint)
+    saver_ = std::make_unique<ChunkSaver>(*checkpoint, [this](RangeResult&& saved) {
       std::lock_guard<std::mutex> lock(mutex_);
       insert(std::move(saved));
     });

@@ -32,7 +32,6 @@ class ResultCollector {
  private:
   void insert(RangeResult&& chunk);  // with mutex_ held
   TrajectoryRange range_;
-  Checkpoint* checkpoint_;
   std::mutex mutex_;
   RangeResult acc_;
   std::map<std::uint64_t, RangeResult> waiting_;  // arrived ahead of a missing chunk, by first
