@@ -35,7 +35,7 @@ EnsembleTotals EnsembleRunner::run() {
 EnsembleTotals EnsembleRunner::scalar_loop() const {
   EnsembleTotals t;
   DiscardSink sink;
-  for (std::uint64_t i = 0; i < spec_.count; ++i) add(t, simulate_in_precision(spec_, i, sink));
+  for (std::uint64_t i = 0; i < spec_.count; ++i) add(t, simulate_trajectory(spec_, i, sink));
   return t;
 }
 

@@ -25,7 +25,11 @@ struct Isa {
   static constexpr const char* kName = "avx512f";
   static Vec set1(double x) { return _mm512_set1_pd(x); }
   static Vec fma(Vec a, Vec m, Vec c) { return _mm512_fmadd_pd(a, m, c); }
-  static double sum(Vec a) { return _mm512_reduce_add_pd(a); }
+  static double sum(Vec a) {  // not _mm512_reduce_add_pd: g++ 12 warns inside its header
+    alignas(64) double v[8];
+    _mm512_store_pd(v, a);
+    return ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
+  }
 };
 #elif defined(__FMA__)
 struct Isa {

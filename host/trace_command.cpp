@@ -42,7 +42,8 @@ struct FinalEventFilter {
   void on_event(double t, V x, const S& s, V nu) {
     if (t >= t_target) rec->on_event(t, x, s, nu);
   }
-  void on_step(double, const double*) {}
+  template <class T>
+  void on_step(T, const T*) {}
 };
 
 constexpr double kMaxSamples = 1e6;
@@ -77,7 +78,8 @@ struct DiscSampleSink {
       event_nu = nu;
     }
   }
-  void on_step(double, const double*) {}
+  template <class T>
+  void on_step(T, const T*) {}
   void finish() {
     if (have_event && event_t > last_sample) rec->on_event(event_t, event_x, event_state, event_nu);
   }

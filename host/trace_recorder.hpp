@@ -28,8 +28,9 @@ class TraceRecorder {
     out_ << rows_++ << ',' << t << ',' << x.x << ',' << x.y << ',' << x.z << ',' << s.u.x << ',' << s.u.y << ','
          << s.u.z << ',' << s.w.x << ',' << s.w.y << ',' << s.w.z << ',' << c.x << ',' << c.y << ',' << c.z << '\n';
   }
-  // Rolling transversal state y = (v1, v2, S12, cos phi, sin phi, arc).
-  void on_step(double t, const double* y) {
+  // Rolling transversal state y = (v1, v2, S12, cos phi, sin phi, arc), in the kernel's precision.
+  template <class T>
+  void on_step(T t, const T* y) {
     header("step,t,v1,v2,S12,phi,arc");
     out_ << rows_++ << ',' << t << ',' << y[0] << ',' << y[1] << ',' << y[2] << ',' << std::atan2(y[4], y[3]) << ','
          << y[5] << '\n';

@@ -122,7 +122,8 @@ struct MaxOffWallSink {
     if constexpr (std::is_same_v<V2, V>)
       if (t > 0.0) worst = std::fmax(worst, std::fabs(norm(x) / R - 1.0));
   }
-  void on_step(double, const double*) {}
+  template <class T>
+  void on_step(T, const T*) {}
 };
 
 template <class V>

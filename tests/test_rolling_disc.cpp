@@ -301,7 +301,8 @@ struct Rows {
     s.push_back(se);
     nu.push_back(ne);
   }
-  void on_step(double, const double*) {}
+  template <class T>
+  void on_step(T, const T*) {}
 };
 
 TEST(RollDisc, MinusFaceStartIsTheMirrorImageOfThePlusFaceStart) {

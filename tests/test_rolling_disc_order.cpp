@@ -97,7 +97,8 @@ TEST(RollDiscOrder, EmbeddedErrorEstimateIsOrderEleven) {
 }
 
 struct NoSteps {
-  void on_step(double, const double*) {}
+  template <class T>
+  void on_step(T, const T*) {}
 };
 
 TEST(RollDiscOrder, AdaptiveErrorScalesWithTolerance) {

@@ -46,7 +46,8 @@ struct Sampler {
   }
   template <class V, class S>
   void on_event(double, V, const S&, V) {}
-  void on_step(double, const double*) {}
+  template <class T>
+  void on_step(T, const T*) {}
 };
 
 struct LastEvent {
@@ -56,7 +57,8 @@ struct LastEvent {
     t = te;
     row = {x, s, nu};
   }
-  void on_step(double, const double*) {}
+  template <class T>
+  void on_step(T, const T*) {}
 };
 
 const DiscRollModel kModel{1.0, 0.1, 0.5, 1.0};

@@ -22,7 +22,8 @@ constexpr double kExitTimeAgreement = 1e-8;  // issue 4: map exit_time vs indepe
 constexpr double kEnergyRoundOff = 1e-14;
 
 struct NullSteps {
-  void on_step(double, const double*) {}
+  template <class T>
+  void on_step(T, const T*) {}
 };
 
 // Independent reference: state (v1, v2, S12, phi, arc), RK4 with step h, event by bisection.

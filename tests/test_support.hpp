@@ -26,7 +26,8 @@ struct EventLog {
   void on_event(double t, V2 x, const S2& s, V2) {
     if constexpr (std::is_same_v<V2, V>) events.push_back({t, x, s});
   }
-  void on_step(double, const double*) {}
+  template <class T>
+  void on_step(T, const T*) {}
 };
 
 }  // namespace skipstone::testing

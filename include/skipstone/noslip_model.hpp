@@ -213,26 +213,4 @@ SKIPSTONE_HD TrajectoryResult simulate_noslip_of(const ScanSpec& spec, const Sca
   return r;
 }
 
-// The same with the model and table read at run time (the trace command, scalar loops).
-template <ModelKind M, class Sink>
-SKIPSTONE_HD TrajectoryResult simulate_noslip_on_table(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
-  switch (spec.table) {
-    case TableKind::disc: return simulate_noslip_of<M, TableKind::disc>(spec, pt, sink);
-    case TableKind::strip: return simulate_noslip_of<M, TableKind::strip>(spec, pt, sink);
-    case TableKind::stadium: return simulate_noslip_of<M, TableKind::stadium>(spec, pt, sink);
-    case TableKind::rectangle: return simulate_noslip_of<M, TableKind::rectangle>(spec, pt, sink);
-    case TableKind::polygon: return simulate_noslip_of<M, TableKind::polygon>(spec, pt, sink);
-    case TableKind::ellipse: return simulate_noslip_of<M, TableKind::ellipse>(spec, pt, sink);
-    case TableKind::sinai: return simulate_noslip_of<M, TableKind::sinai>(spec, pt, sink);
-    default: return masked_result();  // validation admits no other table
-  }
-}
-
-template <class Sink>
-SKIPSTONE_HD TrajectoryResult simulate_noslip(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
-  if (spec.model == ModelKind::noslip_sphere) return simulate_noslip_of<ModelKind::noslip_sphere, TableKind::none>(spec, pt, sink);
-  if (spec.model == ModelKind::noslip_cylinder) return simulate_noslip_on_table<ModelKind::noslip_cylinder>(spec, pt, sink);
-  return simulate_noslip_on_table<ModelKind::noslip_plane>(spec, pt, sink);
-}
-
 }  // namespace skipstone

@@ -1,9 +1,10 @@
-// One trajectory of any model from (spec, scan point): the single entry point shared by the
-// ensemble kernels (both backends), the trace command and the scalar reference loop in tests.
-// The sink sees the events (no-slip impacts, the segment ends of roll3:strip/roll4:planes, the
-// turns of roll3:inside-cylinder, the junctions and rim steps of roll4:disc: on_event) or the
-// integrator steps of the Figure-18 system (on_step). simulate_variant is the same with the model
-// (and table, precision) fixed at compile time: what the ensemble kernels run.
+// One trajectory of any model from (spec, scan point). simulate_variant has the model (and
+// table, precision) fixed at compile time: what the ensemble kernels run, one kernel per
+// variant. simulate_trajectory picks the variant of a spec at run time and runs the same
+// function: the trace command and the scalar reference loops of tests and benchmarks. The sink
+// sees the events (no-slip impacts, the segment ends of roll3:strip/roll4:planes, the turns of
+// roll3:inside-cylinder, the junctions and rim steps of roll4:disc: on_event) or the integrator
+// steps of the Figure-18 system (on_step).
 #pragma once
 #include <stdexcept>
 
@@ -16,17 +17,6 @@
 #include "skipstone/sinks.hpp"
 
 namespace skipstone {
-
-template <class Sink>
-SKIPSTONE_HD TrajectoryResult simulate_trajectory(const ScanSpec& spec, std::uint64_t index, Sink& sink) {
-  const ScanPoint pt = scan_point(spec, index);
-  if (spec.model == ModelKind::roll_disc_transversal) return simulate_disc_transversal(spec, pt, sink);
-  if (spec.model == ModelKind::roll_disc) return simulate_roll4_disc(spec, pt, sink);
-  if (spec.model == ModelKind::roll_planes) return simulate_roll4_planes(spec, pt, sink);
-  if (spec.model == ModelKind::roll_strip) return simulate_roll3_strip(spec, pt, sink);
-  if (spec.model == ModelKind::roll_inside_cylinder) return simulate_roll3_inside_cylinder(spec, pt, sink);
-  return simulate_noslip(spec, pt, sink);
-}
 
 // One kernel variant: the model, the table of a no-slip model (TableKind::none otherwise) and
 // the precision as compile-time constants. The ensemble kernel is instantiated once per variant
@@ -100,10 +90,10 @@ void visit_variant(const ScanSpec& spec, F&& f) {
   throw std::invalid_argument("unknown model");
 }
 
-// As the ensemble kernels compute a trajectory (host side: the scalar reference loops):
-// simulate_trajectory with spec.precision = float32 running the float kernel.
+// As the ensemble kernel of spec's variant computes trajectory `index` (host side), e.g. the
+// float kernel when spec.precision is float32.
 template <class Sink>
-TrajectoryResult simulate_in_precision(const ScanSpec& spec, std::uint64_t index, Sink& sink) {
+TrajectoryResult simulate_trajectory(const ScanSpec& spec, std::uint64_t index, Sink& sink) {
   TrajectoryResult r;
   visit_variant(spec, [&](auto v) { r = simulate_variant<decltype(v)>(spec, index, sink); });
   return r;
