@@ -1,6 +1,6 @@
 // One benchmark run of a scan: every trajectory on a backend, in chunks through a reused
 // buffer, reduced to the totals the rates are made of; and the scalar single-thread loop
-// over simulate_trajectory (no Thrust) that the backend is compared with.
+// over simulate_variant (no Thrust) that the backend is compared with.
 #pragma once
 #include <array>
 #include <cstdint>

@@ -1,34 +1,58 @@
 // CPU backend: the ensemble kernel on Thrust's OpenMP system (compiled by the host compiler).
-// No-slip disc scans run their trajectories in SIMD lanes, blocks of kDiscLaneBlock
-// trajectories per thread (disc_lane_block.hpp); every other model one trajectory per
-// iteration (ensemble.inl).
+// No-slip scans in a round wall (disc; cylinder:disc) run their trajectories in SIMD lanes,
+// one block of kLaneBlock trajectories per iteration (noslip_lane_block.hpp); every other model
+// one trajectory per iteration (ensemble.inl).
 #include <omp.h>
 #include <thrust/for_each.h>
 #include <thrust/system/omp/execution_policy.h>
 
 #include "backends.hpp"
-#include "disc_lane_block.hpp"
 #include "ensemble.inl"
+#include "noslip_lane_block.hpp"
 
 namespace skipstone::cpu {
 
 namespace {
-constexpr int kDiscLanes = 16;  // two AVX-512 registers of doubles: latency of one hides the other
-constexpr std::uint64_t kDiscLaneBlock = 16 * kDiscLanes;
+
+constexpr int kLanes = 16;  // two AVX-512 registers of doubles: the latency of one hides the other
+constexpr std::uint64_t kLaneBlock = 16 * kLanes;
+
+template <class Block>
+void run_lane_blocks(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out) {
+  const std::uint64_t blocks = (count + kLaneBlock - 1) / kLaneBlock;
+  thrust::counting_iterator<std::uint64_t> begin(0);
+  thrust::for_each(thrust::omp::par, begin, begin + blocks, [&](std::uint64_t b) {
+    const std::uint64_t start = b * kLaneBlock;
+    const std::uint64_t n = count - start < kLaneBlock ? count - start : kLaneBlock;
+    Block(spec, first + start, n, out + start).run();
+  });
+}
+
+// Whether any trajectory of the scan has gravity (g fixed and nonzero, or scanned).
+bool scan_has_gravity(const ScanSpec& spec) {
+  for (int j = 0; j < spec.n_axes; ++j)
+    if (spec.axes[j].param == P_G) return true;
+  return spec.params[P_G] != 0.0;
+}
+
 }  // namespace
 
 void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out) {
-  if (!cpu_lanes::runs_in_disc_lanes(spec)) {
+  using cpu_lanes::NoSlipLaneBlock;
+  using Cylinder = CylinderTable<DiscTable>;
+  const bool lanes = spec.table == TableKind::disc && spec.precision == Precision::float64;
+  if (lanes && spec.model == ModelKind::noslip_plane) {
+    run_lane_blocks<NoSlipLaneBlock<ModelKind::noslip_plane, DiscTable, Vec2, State2D, false, kLanes>>(spec, first,
+                                                                                                      count, out);
+  } else if (lanes && spec.model == ModelKind::noslip_cylinder && scan_has_gravity(spec)) {
+    run_lane_blocks<NoSlipLaneBlock<ModelKind::noslip_cylinder, Cylinder, Vec3, State3D, true, kLanes>>(spec, first,
+                                                                                                       count, out);
+  } else if (lanes && spec.model == ModelKind::noslip_cylinder) {
+    run_lane_blocks<NoSlipLaneBlock<ModelKind::noslip_cylinder, Cylinder, Vec3, State3D, false, kLanes>>(spec, first,
+                                                                                                        count, out);
+  } else {
     kernels_detail::transform_chunk(thrust::omp::par, spec, &spec, first, count, out);
-    return;
   }
-  const std::uint64_t blocks = (count + kDiscLaneBlock - 1) / kDiscLaneBlock;
-  thrust::counting_iterator<std::uint64_t> begin(0);
-  thrust::for_each(thrust::omp::par, begin, begin + blocks, [&](std::uint64_t b) {
-    const std::uint64_t start = b * kDiscLaneBlock;
-    const std::uint64_t n = count - start < kDiscLaneBlock ? count - start : kDiscLaneBlock;
-    cpu_lanes::DiscLaneBlock<kDiscLanes>(spec, first + start, n, out + start).run();
-  });
 }
 
 int max_threads() { return omp_get_max_threads(); }

@@ -1,0 +1,173 @@
+// The CPU backend's SIMD-lane path for no-slip scans in a round wall (kernels/noslip_lanes.hpp,
+// kernels/noslip_lane_block.hpp) against the one-trajectory kernel: bit-identical results for
+// disc and cylinder:disc scans that make lanes leave in every way there is (the event budget,
+// t_max part-way through a flight, energy drift, trajectories with the other kind of gravity or
+// masked between lane trajectories, interior and impact starts, scanned R, g, speed and gamma
+// including the specular gamma = 0, counts that are not a multiple of the lane count), and one
+// lane round against one step() for each kind of lane.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <map>
+
+#include "backends.hpp"
+#include "noslip_lanes.hpp"
+#include "skipstone/simulate.hpp"
+#include "test_support.hpp"
+
+namespace skipstone {
+namespace {
+
+using nlohmann::json;
+
+std::string fields(const TrajectoryResult& r) {
+  char b[512];
+  std::snprintf(b, sizeof b, "status %s events %llu t_end %.17g err %.17g z %.17g %.17g %.17g drift %.17g rho %.17g %.17g",
+                status_name(r.status), static_cast<unsigned long long>(r.events), r.t_end, r.energy_error, r.z_min,
+                r.z_max, r.z_final, r.z_drift, r.rho_even, r.rho_odd);
+  return b;
+}
+
+struct LaneCase {
+  const char* name;
+  const char* config;
+  std::vector<Status> must_see;  // statuses the case exists to produce
+  bool lengths_differ;           // trajectories end after different numbers of impacts
+};
+
+std::vector<LaneCase> lane_cases() {
+  return {
+      {"disc: t_max ends trajectories at different impacts",
+       R"({"system": "disc", "initial": {"start": "boundary", "speed": 1.0},
+           "scan": {"type": "random", "count": 1003, "seed": 4,
+                    "axes": [{"param": "angle", "min": -1.5, "max": 1.5}, {"param": "spin", "min": -2, "max": 2},
+                             {"param": "R", "min": 0.5, "max": 2.0}, {"param": "gamma", "min": 0.0, "max": 1.5}]},
+           "stop": {"t_max": 37.3}})",
+       {Status::finished}, true},
+      {"disc: energy drift stops lanes part-way",
+       R"({"system": "disc", "parameters": {"gamma": 0.8}, "initial": {"start": "impact", "speed": 1.3},
+           "scan": {"type": "random", "count": 517, "seed": 5,
+                    "axes": [{"param": "angle", "min": -1.5, "max": 1.5}, {"param": "slip", "min": -1, "max": 1}]},
+           "stop": {"max_events": 4000}, "options": {"energy_tolerance": 4e-15}})",
+       {Status::finished, Status::energy_drift}, true},
+      {"disc: trajectories with gravity between lane trajectories",
+       R"({"system": "disc", "parameters": {"gamma": 0.6}, "initial": {"start": "boundary", "spin": 0.3},
+           "scan": {"type": "grid", "axes": [{"param": "g", "min": 0.0, "max": 1.0, "n": 3},
+                                             {"param": "speed", "min": 0.5, "max": 1.0, "n": 2},
+                                             {"param": "angle", "min": -1.5, "max": 1.5, "n": 41}]},
+           "stop": {"max_events": 250, "t_max": 400.0}})",
+       {Status::finished}, true},
+      {"disc: interior starts, some outside the table",
+       R"({"system": "disc", "parameters": {"gamma": 0.0, "R": 1.5}, "initial": {"start": "interior", "speed": 0.7},
+           "scan": {"type": "random", "count": 300, "seed": 6,
+                    "axes": [{"param": "x", "min": -1.4, "max": 1.4}, {"param": "y", "min": -1.4, "max": 1.4},
+                             {"param": "angle", "min": 0, "max": 6.28}, {"param": "spin", "min": -1, "max": 1}]},
+           "stop": {"max_events": 777}})",
+       {Status::finished, Status::masked}, false},
+      {"cylinder:disc with gravity: skipping runs to t_max, g = 0 between them",
+       R"({"system": "cylinder:disc", "parameters": {"R": 1.0, "gamma": 0.8164965809},
+           "initial": {"start": "impact", "speed": 1.0, "vz": 0.2},
+           "scan": {"type": "grid", "axes": [{"param": "g", "min": 0.0, "max": 2.0, "n": 3},
+                                             {"param": "angle", "min": 0.3, "max": 1.5, "n": 37},
+                                             {"param": "slip", "min": -0.3, "max": 0.3, "n": 9}]},
+           "stop": {"t_max": 60.0}})",
+       {Status::finished}, true},
+      {"cylinder:disc with gravity: energy drift and the event budget",
+       R"({"system": "cylinder:disc", "parameters": {"R": 1.3, "g": 1.0, "eta": 0.5},
+           "initial": {"start": "impact", "speed": 1.0},
+           "scan": {"type": "random", "count": 611, "seed": 7,
+                    "axes": [{"param": "angle", "min": -1.5, "max": 1.5}, {"param": "slip", "min": -0.5, "max": 0.5},
+                             {"param": "vz", "min": -1, "max": 1}]},
+           "stop": {"max_events": 3000}, "options": {"energy_tolerance": 6e-15}})",
+       {Status::finished, Status::energy_drift}, true},
+      {"cylinder:disc without gravity, interior starts",
+       R"({"system": "cylinder:disc", "parameters": {"R": 1.0, "gamma": 0.5}, "initial": {"start": "interior"},
+           "scan": {"type": "random", "count": 200, "seed": 8,
+                    "axes": [{"param": "x", "min": -1.1, "max": 1.1}, {"param": "vx", "min": -1, "max": 1},
+                             {"param": "vy", "min": 0.1, "max": 1}, {"param": "wz", "min": -1, "max": 1}]},
+           "stop": {"max_events": 500, "t_max": 300.0}})",
+       {Status::finished, Status::masked}, true},
+  };
+}
+
+TEST(NoSlipLanes, ScansMatchTheOneTrajectoryKernelBitwise) {
+  for (const LaneCase& c : lane_cases()) {
+    const RunConfig rc = testing::config_from(json::parse(c.config));
+    std::vector<TrajectoryResult> out(rc.spec.count);
+    cpu::run_chunk(rc.spec, 0, rc.spec.count, out.data());
+    std::map<Status, int> seen;
+    std::uint64_t min_events = UINT64_MAX, max_events = 0;
+    for (std::uint64_t i = 0; i < rc.spec.count; ++i) {
+      DiscardSink sink;
+      const TrajectoryResult ref = simulate_trajectory(rc.spec, i, sink);
+      ASSERT_EQ(0, std::memcmp(&ref, &out[i], sizeof ref))
+          << c.name << ": trajectory " << i << "\n" << fields(ref) << "\n" << fields(out[i]);
+      ++seen[ref.status];
+      if (ref.status != Status::masked) {
+        min_events = std::min(min_events, ref.events);
+        max_events = std::max(max_events, ref.events);
+      }
+    }
+    for (Status s : c.must_see) EXPECT_GT(seen[s], 0) << c.name << ": no trajectory ended " << status_name(s);
+    if (c.lengths_differ) {
+      EXPECT_LT(min_events, max_events) << c.name << ": every trajectory ran " << max_events << " impacts";
+    }
+  }
+}
+
+// Loads 8 trajectories of `config` (after their first step) into lanes and compares 20 rounds,
+// one at a time, with step() of the same steppers: results, positions, states, chord counts.
+template <ModelKind M, class Table, class V, class S, bool kGravity>
+void expect_rounds_are_steps(json config) {
+  config["stop"] = {{"max_events", 1000}};
+  config.erase("options");
+  const RunConfig rc = testing::config_from(config);
+  constexpr int W = 8;
+  using Lanes = cpu_lanes::NoSlipLanes<Table, V, S, kGravity, W>;
+  Lanes lanes;
+  typename Lanes::Stepper steppers[W];
+  DiscardSink sink;
+  for (int l = 0; l < W; ++l) {
+    const ScanPoint pt = scan_point(rc.spec, static_cast<std::uint64_t>(l) + 10);
+    with_noslip_setup_of<M, TableKind::disc>(rc.spec, pt, [&](const NoSlipSetup<Table, V, S>& su) {
+      ASSERT_FALSE(su.masked);
+      ASSERT_EQ(kGravity, su.g != 0.0);
+      steppers[l].start(su.table, su.k, su.g, su.start, su.opt, sink);
+    });
+    while (!cpu_lanes::in_lane_state(steppers[l])) ASSERT_TRUE(steppers[l].step(sink));
+    lanes.load(l, steppers[l]);
+  }
+  const NoSlipRunOptions opt = noslip_options(rc.spec, true, false, 0.0);
+  for (int round = 0; round < 20; ++round) {
+    ASSERT_FALSE(lanes.advance(1, opt)) << "round " << round;
+    for (int l = 0; l < W; ++l) {
+      typename Lanes::Stepper from_lane = steppers[l];
+      lanes.store(l, from_lane);
+      ASSERT_TRUE(steppers[l].step(sink));
+      const TrajectoryResult a = from_lane.result(), b = steppers[l].result();
+      ASSERT_EQ(0, std::memcmp(&a, &b, sizeof a)) << "lane " << l << " round " << round << "\n"
+                                                  << fields(a) << "\n"
+                                                  << fields(b);
+      ASSERT_EQ(0, std::memcmp(&from_lane.x, &steppers[l].x, sizeof from_lane.x));
+      ASSERT_EQ(0, std::memcmp(&from_lane.nu, &steppers[l].nu, sizeof from_lane.nu));
+      ASSERT_EQ(0, std::memcmp(&from_lane.st, &steppers[l].st, sizeof from_lane.st));
+      ASSERT_EQ(0, std::memcmp(&from_lane.ob.chord_start, &steppers[l].ob.chord_start, sizeof from_lane.ob.chord_start));
+      ASSERT_EQ(from_lane.ob.chord_index, steppers[l].ob.chord_index);
+      lanes.load(l, steppers[l]);
+    }
+  }
+}
+
+TEST(NoSlipLanes, OneRoundIsOneStep) {
+  expect_rounds_are_steps<ModelKind::noslip_plane, DiscTable, Vec2, State2D, false>(
+      json::parse(lane_cases()[0].config));
+  json gravity = json::parse(lane_cases()[5].config);
+  expect_rounds_are_steps<ModelKind::noslip_cylinder, CylinderTable<DiscTable>, Vec3, State3D, true>(gravity);
+  json no_gravity = gravity;
+  no_gravity["parameters"].erase("g");
+  expect_rounds_are_steps<ModelKind::noslip_cylinder, CylinderTable<DiscTable>, Vec3, State3D, false>(no_gravity);
+}
+
+}  // namespace
+}  // namespace skipstone
