@@ -92,7 +92,7 @@ class NoSlipLaneBlock {
   TrajectoryResult* out_;
   NoSlipRunOptions opt_;
   DiscardSink sink_;
-  Lanes lanes_;
+  Lanes lanes_{};  // zeroed: lanes a short block never fills are computed on, never read
   Stepper stepper_[W];
   std::uint64_t slot_[W];
   bool held_[W];
