@@ -38,12 +38,12 @@ constexpr int dimension(Vec2) { return 2; }
 constexpr int dimension(Vec3) { return 3; }
 inline double component(Vec2 v, int k) { return k == 0 ? v.x : v.y; }
 inline double component(Vec3 v, int k) { return k == 0 ? v.x : (k == 1 ? v.y : v.z); }
-template <class V, int W>
-V vector_at(const double (&a)[2][W], int l) {
+template <int W>
+Vec2 vector_at(const double (&a)[2][W], int l) {
   return {a[0][l], a[1][l]};
 }
-template <class V, int W>
-V vector_at(const double (&a)[3][W], int l) {
+template <int W>
+Vec3 vector_at(const double (&a)[3][W], int l) {
   return {a[0][l], a[1][l], a[2][l]};
 }
 inline Vec2 select(bool c, Vec2 a, Vec2 b) { return {c ? a.x : b.x, c ? a.y : b.y}; }
@@ -129,14 +129,14 @@ struct NoSlipLanes {
   // and the event count of the load).
   void store(int l, Stepper& s) const {
     s.ob.chord_index += events[l] - s.events;
-    s.x = vector_at<V>(x, l);
-    s.nu = vector_at<V>(nu, l);
+    s.x = vector_at(x, l);
+    s.nu = vector_at(nu, l);
     s.st = state_at(u, spin, l);
     s.t = t[l];
     s.events = events[l];
     s.ob.max_err = max_err[l];
     s.ob.h = {z0[l], z_min[l], z_max[l], h_n[l], h_st[l], h_sz[l], h_stt[l], h_stz[l]};
-    s.ob.chord_start = vector_at<V>(chord, l);
+    s.ob.chord_start = vector_at(chord, l);
     s.ob.rho_sum[0] = rho_sum0[l];
     s.ob.rho_sum[1] = rho_sum1[l];
     s.ob.rho_n[0] = rho_n0[l];
@@ -164,7 +164,7 @@ struct NoSlipLanes {
 
  private:
   void round(int l, const NoSlipRunOptions& opt) {
-    const V X = vector_at<V>(x, l), normal = vector_at<V>(nu, l);
+    const V X = vector_at(x, l), normal = vector_at(nu, l);
     const double z = height(X);
     // the collision (NoSlipStepper::step, pending part)
     const double k_target = kGravity ? 2.0 * (e0[l] - g[l] * (z - z0[l])) : 2.0 * e0[l];
