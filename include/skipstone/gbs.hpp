@@ -5,6 +5,10 @@
 // length, which is how events are located to round-off (rolling/*.hpp). State stays in
 // registers/local arrays: N and K are compile-time constants. The scalar type T is deduced from
 // the state (double; float for the float Figure-18 kernel, precision.hpp).
+//
+// gbs_step_lanes takes W states at once, each with its own step length (component i of lane l
+// at y[i * W + l]): the CPU backend's SIMD lanes (kernels/rim_lane_block.hpp), whose loops over
+// l the compiler vectorises. Each lane's arithmetic is that of gbs_step, which is its W = 1 case.
 #pragma once
 #include <cmath>
 
@@ -13,49 +17,66 @@
 
 namespace skipstone {
 
-// One macro step of length H from y. Writes the extrapolated state to y_new and returns the
-// scaled RMS error estimate (<= 1 means the step meets atol/rtol).
-template <int N, int K, class Sys, class T>
-SKIPSTONE_HD T gbs_step(const Sys& sys, const T* y, same_t<T> H, T* y_new, same_t<T> rtol, same_t<T> atol) {
-  T tab[K][N];
-  T f0[N], f[N], z0[N], z1[N], cur[N];
+// One macro step of length H[l] from each lane's state. sys.rhs(z, f) evaluates the right-hand
+// side of all W lanes. Writes the extrapolated states to y_new and each lane's scaled RMS error
+// estimate to err (<= 1 means the step meets atol/rtol).
+template <int N, int K, int W, class Sys, class T>
+SKIPSTONE_HD SKIPSTONE_INLINE void gbs_step_lanes(const Sys& sys, const T* y, const T* H, T* y_new, T* err,
+                                                  same_t<T> rtol, same_t<T> atol) {
+  constexpr int M = N * W;
+  T tab[K][M];
+  T f0[M], f[M], z0[M], z1[M], cur[M];
+  T h[W];
   sys.rhs(y, f0);
   for (int j = 1; j <= K; ++j) {
     const int n = 2 * j;
-    const T h = H / n;
-    for (int i = 0; i < N; ++i) {
-      z0[i] = y[i];
-      z1[i] = y[i] + h * f0[i];
-    }
+    for (int l = 0; l < W; ++l) h[l] = H[l] / n;
+    for (int i = 0; i < N; ++i)
+      for (int l = 0; l < W; ++l) {
+        z0[i * W + l] = y[i * W + l];
+        z1[i * W + l] = y[i * W + l] + h[l] * f0[i * W + l];
+      }
     for (int m = 1; m < n; ++m) {
       sys.rhs(z1, f);
-      for (int i = 0; i < N; ++i) {
-        const T z2 = z0[i] + T(2) * h * f[i];
-        z0[i] = z1[i];
-        z1[i] = z2;
-      }
+      for (int i = 0; i < N; ++i)
+        for (int l = 0; l < W; ++l) {
+          const T z2 = z0[i * W + l] + T(2) * h[l] * f[i * W + l];
+          z0[i * W + l] = z1[i * W + l];
+          z1[i * W + l] = z2;
+        }
     }
-    for (int i = 0; i < N; ++i) cur[i] = z1[i];
+    for (int k = 0; k < M; ++k) cur[k] = z1[k];
     for (int k = 0; k < j - 1; ++k) {
       const T nr = static_cast<T>(n) / static_cast<T>(2 * (j - k - 1));
       const T den = T(1) / (nr * nr - T(1));
-      for (int i = 0; i < N; ++i) {
+      for (int i = 0; i < M; ++i) {
         const T prev = tab[k][i];
         tab[k][i] = cur[i];
         cur[i] = cur[i] + (cur[i] - prev) * den;
       }
     }
-    for (int i = 0; i < N; ++i) tab[j - 1][i] = cur[i];
+    for (int i = 0; i < M; ++i) tab[j - 1][i] = cur[i];
   }
-  T err = T(0);
-  for (int i = 0; i < N; ++i) {
-    y_new[i] = tab[K - 1][i];
-    const T ya = fabs(y[i]), yb = fabs(y_new[i]);
-    const T sc = atol + rtol * (ya > yb ? ya : yb);
-    const T e = (tab[K - 1][i] - tab[K - 2][i]) / sc;
-    err += e * e;
-  }
-  return sqrt(err / N);
+  for (int l = 0; l < W; ++l) err[l] = T(0);
+  for (int i = 0; i < N; ++i)
+    for (int l = 0; l < W; ++l) {
+      const int k = i * W + l;
+      y_new[k] = tab[K - 1][k];
+      const T ya = fabs(y[k]), yb = fabs(y_new[k]);
+      const T sc = atol + rtol * (ya > yb ? ya : yb);
+      const T e = (tab[K - 1][k] - tab[K - 2][k]) / sc;
+      err[l] += e * e;
+    }
+  for (int l = 0; l < W; ++l) err[l] = sqrt(err[l] / N);
+}
+
+// One macro step of length H from y. Writes the extrapolated state to y_new and returns the
+// scaled RMS error estimate (<= 1 means the step meets atol/rtol).
+template <int N, int K, class Sys, class T>
+SKIPSTONE_HD T gbs_step(const Sys& sys, const T* y, same_t<T> H, T* y_new, same_t<T> rtol, same_t<T> atol) {
+  T err;
+  gbs_step_lanes<N, K, 1>(sys, y, &H, y_new, &err, rtol, atol);
+  return err;
 }
 
 // Step-size factor after a step with scaled error err (order 2K method).

@@ -3,10 +3,14 @@
 // so every header in include/skipstone/ compiles unchanged for the CPU (OpenMP) backend.
 #pragma once
 
+// SKIPSTONE_DEVICE_NOINLINE: a function kept out of line on the device only, where inlining it
+// into a hot loop would make the loop's register allocation carry the function's state too.
 #if defined(__CUDACC__)
 #define SKIPSTONE_HD __host__ __device__
 #define SKIPSTONE_INLINE __forceinline__
+#define SKIPSTONE_DEVICE_NOINLINE __noinline__
 #else
 #define SKIPSTONE_HD
 #define SKIPSTONE_INLINE inline
+#define SKIPSTONE_DEVICE_NOINLINE
 #endif

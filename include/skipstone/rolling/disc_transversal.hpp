@@ -30,21 +30,23 @@ SKIPSTONE_HD SKIPSTONE_INLINE void project_transversal(T* y, same_t<T> xi_norm) 
 }
 
 // The transversal right-hand side for y = (v1, v2, S12, cos phi, sin phi, arc length s along
-// the rim); returns f_c and f_s for the longitudinal block of roll4_disc.hpp.
-template <class T>
+// the rim); returns f_c and f_s for the longitudinal block of roll4_disc.hpp. Component k of y
+// and f lies at [k * S]: S = 1 for one state, S = W for a lane of the CPU backend's W-lane states
+// (kernels/rim_lane_block.hpp).
+template <int S = 1, class T>
 SKIPSTONE_HD SKIPSTONE_INLINE void disc_transversal_rhs(same_t<T> kappa, same_t<T> r, same_t<T> eta, const T* y, T* f,
                                                         T& fc, T& fs) {
-  const T v1 = y[0], v2 = y[1], S = y[2], c = y[3], s = y[4];
+  const T v1 = y[0], v2 = y[S], Sp = y[2 * S], c = y[3 * S], s = y[4 * S];
   const T w = T(1) / (T(1) - r * kappa * s);
   fc = kappa * c * w;
   fs = kappa * s * w;
   const T ir = T(1) / r;
-  f[0] = -fc * v2 * v2 - eta * fs * v2 * S;
-  f[1] = fc * v1 * v2 - eta * ir * v1 * S;
-  f[2] = eta * (fs + ir) * v1 * v2;
-  f[3] = -s * v1 * ir;
-  f[4] = c * v1 * ir;
-  f[5] = v2 * w;
+  f[0] = -fc * v2 * v2 - eta * fs * v2 * Sp;
+  f[S] = fc * v1 * v2 - eta * ir * v1 * Sp;
+  f[2 * S] = eta * (fs + ir) * v1 * v2;
+  f[3 * S] = -s * v1 * ir;
+  f[4 * S] = c * v1 * ir;
+  f[5 * S] = v2 * w;
 }
 
 template <class T>
@@ -83,14 +85,24 @@ struct RimPassageT {
 };
 using RimPassage = RimPassageT<double>;
 
-// One passage over the rim from phi = 0 with v1 > 0. K: extrapolation depth (order 2K).
-template <int K, class T, class Sink>
-SKIPSTONE_HD RimPassageT<T> integrate_rim_passage(const DiscTransversalSystemT<T>& sys, same_t<T> v1, same_t<T> v2,
-                                                  same_t<T> S12, same_t<T> t_max, same_t<T> rtol, same_t<T> atol,
-                                                  std::uint64_t max_steps, Sink& sink) {
+// The start of one passage over the rim from phi = 0 with v1 > 0: the system with its
+// invariant xi = |(v1, v2, S12)| and the entry state.
+template <class T>
+struct TransversalStart {
+  bool masked;  // no entry: v1^2 = speed^2 - v2^2 - S12^2 <= 0 (scan points only)
+  TransversalPassage<T> passage;
+  T y0[6];
+};
+
+template <class T>
+SKIPSTONE_HD TransversalStart<T> transversal_start(const DiscTransversalSystemT<T>& sys, T v1, T v2, T S12) {
   const T xi = sqrt(v1 * v1 + v2 * v2 + S12 * S12);
-  const T y0[6] = {v1, v2, S12, T(1), T(0), T(0)};
-  const RimRun<6, T> run = integrate_rim<K>(TransversalPassage<T>{sys, xi}, y0, t_max, rtol, atol, max_steps, sink);
+  return {false, {sys, xi}, {v1, v2, S12, T(1), T(0), T(0)}};
+}
+
+template <class T>
+SKIPSTONE_HD RimPassageT<T> rim_passage_of(const TransversalPassage<T>& passage, const RimRun<6, T>& run) {
+  const T xi = passage.xi;
   RimPassageT<T> out;
   out.status = run.status;
   out.side = run.side;
@@ -103,20 +115,32 @@ SKIPSTONE_HD RimPassageT<T> integrate_rim_passage(const DiscTransversalSystemT<T
   return out;
 }
 
-// One Figure-18 pixel. The scan point and tolerances are computed in double and rounded once to
-// T (the entry direction v1 from v2, S12 on the energy sphere; eta from gamma).
-template <class T = double, class Sink>
-SKIPSTONE_HD TrajectoryResult simulate_disc_transversal(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
+// One passage over the rim from phi = 0 with v1 > 0. K: extrapolation depth (order 2K).
+template <int K, class T, class Sink>
+SKIPSTONE_HD RimPassageT<T> integrate_rim_passage(const DiscTransversalSystemT<T>& sys, same_t<T> v1, same_t<T> v2,
+                                                  same_t<T> S12, same_t<T> t_max, same_t<T> rtol, same_t<T> atol,
+                                                  std::uint64_t max_steps, Sink& sink) {
+  const TransversalStart<T> st = transversal_start(sys, v1, v2, S12);
+  return rim_passage_of(st.passage, integrate_rim<K>(st.passage, st.y0, t_max, rtol, atol, max_steps, sink));
+}
+
+// One Figure-18 pixel's passage. The scan point and tolerances are computed in double and
+// rounded once to T (the entry direction v1 from v2, S12 on the energy sphere; eta from gamma).
+template <class T>
+SKIPSTONE_HD TransversalStart<T> disc_transversal_start(const ScanSpec& spec, const ScanPoint& pt) {
   const double* p = pt.p;
   const double speed = p[P_SPEED];
   const double v2 = p[P_V2], S12 = p[P_S12];
   const double v1sq = speed * speed - v2 * v2 - S12 * S12;
-  if (!(v1sq > 0.0)) return masked_result();
-  TrajectoryResult res = empty_result();
+  if (!(v1sq > 0.0)) return {true, {}, {}};
   const double gamma = point_gamma(spec, pt);
   const DiscTransversalSystemT<T> sys{T(-1.0 / p[P_R]), T(p[P_BALL_R]), T(eta_from_gamma(gamma))};
-  const RimPassageT<T> rp = integrate_rim_passage<kRimExtrapolationDepth>(
-      sys, T(sqrt(v1sq)), T(v2), T(S12), T(spec.t_max), T(spec.rtol), T(spec.atol), spec.max_steps, sink);
+  return transversal_start(sys, T(sqrt(v1sq)), T(v2), T(S12));
+}
+
+template <class T>
+SKIPSTONE_HD TrajectoryResult disc_transversal_result(const RimPassageT<T>& rp) {
+  TrajectoryResult res = empty_result();
   res.status = rp.status;
   res.events = rp.status == Status::exited ? 1 : 0;
   res.steps = rp.steps;
@@ -128,6 +152,15 @@ SKIPSTONE_HD TrajectoryResult simulate_disc_transversal(const ScanSpec& spec, co
     res.exit_arc = rp.arc;
   }
   return res;
+}
+
+template <class T = double, class Sink>
+SKIPSTONE_HD TrajectoryResult simulate_disc_transversal(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
+  const TransversalStart<T> st = disc_transversal_start<T>(spec, pt);
+  if (st.masked) return masked_result();
+  const RimRun<6, T> run = integrate_rim<kRimExtrapolationDepth>(st.passage, st.y0, T(spec.t_max), T(spec.rtol),
+                                                                 T(spec.atol), spec.max_steps, sink);
+  return disc_transversal_result(rim_passage_of(st.passage, run));
 }
 
 }  // namespace skipstone

@@ -64,105 +64,188 @@ SKIPSTONE_HD SKIPSTONE_INLINE T hermite_first_root(T g0, T d0, T g1, T d1) {
   return T(-1);
 }
 
-// One passage from y0 (sin phi = 0, moving into N^c). K: extrapolation depth (order 2K).
-template <int K, class Sys, class T, class Sink>
-SKIPSTONE_HD RimRun<Sys::N, T> integrate_rim(const Sys& sys, const T* y0, same_t<T> t_max, same_t<T> rtol,
-                                             same_t<T> atol, std::uint64_t max_steps, Sink& sink) {
-  constexpr int N = Sys::N;
-  RimRun<N, T> out;
-  T* y = out.y;
-  for (int i = 0; i < N; ++i) y[i] = y0[i];
-  const T r = sys.radius();
-  const T h_max = sys.h_max();
-  const T h_fine = T(kRimFineStep) * h_max;
-  T H = T(0.1) * h_max;
-  T t = T(0);
-  T y_new[N];
-  out.status = Status::finished;
-  out.side = 0;
-  out.steps = 0;
-  sink.on_step(t, y);
-  for (;;) {
-    if (t >= t_max) break;
-    if (out.steps >= max_steps) {
-      out.status = Status::integrator_failure;
-      break;
+// One passage as a sequence of GBS steps, each computed by the caller: next_step(h) names the
+// step the passage needs (from y(), over length h; false when the passage is over), take()
+// receives its result. integrate_rim computes them one at a time; the CPU backend's lanes
+// (kernels/rim_lane_block.hpp) compute the steps of 16 passages at once.
+//   advance: a step of the adaptive integration (rejected and shortened, or accepted: then
+//            projected, and checked for the exit inside it);
+//   locate:  Newton on the fraction theta of the step at which sin(phi) reaches 0, with
+//            recomputed partial steps from the step's start. When the step ends past the rim
+//            (sin(phi) < 0), [lo, hi] brackets the first crossing and a Newton step that
+//            leaves it is replaced by bisection: in a long step the trajectory's smooth
+//            continuation past phi = pi can turn back, and unguarded Newton then settled on
+//            the end of the step instead (seen with the float kernel: exit one step, ~1 rad,
+//            late);
+//   land:    the partial step to the located exit.
+template <int K, class Sys, class T>
+class RimStepper {
+ public:
+  static constexpr int N = Sys::N;
+
+  template <class Sink>
+  SKIPSTONE_HD void start(const Sys& sys, const T* y0, same_t<T> t_max, std::uint64_t max_steps, Sink& sink) {
+    sys_ = sys;
+    for (int i = 0; i < N; ++i) out_.y[i] = y0[i];
+    h_max_ = sys.h_max();
+    H_ = T(0.1) * h_max_;
+    t_ = T(0);
+    t_max_ = t_max;
+    max_steps_ = max_steps;
+    out_.status = Status::finished;
+    out_.side = 0;
+    out_.steps = 0;
+    phase_ = Phase::advance;
+    sink.on_step(t_, out_.y);
+  }
+
+  SKIPSTONE_HD const T* y() const { return out_.y; }
+
+  SKIPSTONE_HD bool next_step(T& h) {
+    if (phase_ == Phase::over) return false;
+    if (phase_ != Phase::advance) {
+      h = theta_ * H_;
+      return true;
     }
-    if (H > h_max) H = h_max;
-    const bool last_step = t + H >= t_max;
-    if (last_step) H = t_max - t;
-    const T err = gbs_step<N, K>(sys, y, H, y_new, rtol, atol);
-    ++out.steps;
+    if (t_ >= t_max_) {
+      phase_ = Phase::over;
+      return false;
+    }
+    if (out_.steps >= max_steps_) {
+      out_.status = Status::integrator_failure;
+      phase_ = Phase::over;
+      return false;
+    }
+    if (H_ > h_max_) H_ = h_max_;
+    last_step_ = t_ + H_ >= t_max_;
+    if (last_step_) H_ = t_max_ - t_;
+    h = H_;
+    return true;
+  }
+
+  // The step named by next_step: its end state (projected here, in place) and error estimate.
+  // Out of line on the GPU: inlined, the GBS loop that calls it carried all of the stepper's
+  // state in registers, and ptxas spilled (float Figure-18 kernel: 164 B of spill stores at 64
+  // registers; out of line: 62 registers, no spills; double: 92 registers instead of 128).
+  template <class Sink>
+  SKIPSTONE_DEVICE_NOINLINE SKIPSTONE_HD void take(T* y_step, T err, Sink& sink) {
+    if (phase_ == Phase::advance) {
+      advance(y_step, err, sink);
+      return;
+    }
+    sys_.project(y_step);
+    if (phase_ == Phase::locate) {
+      newton(y_step);
+      return;
+    }
+    t_ += theta_ * H_;
+    for (int i = 0; i < N; ++i) out_.y[i] = y_step[i];
+    out_.status = Status::exited;
+    out_.side = out_.y[3] > T(0) ? 1 : -1;
+    sink.on_step(t_, out_.y);
+    phase_ = Phase::over;
+  }
+
+  SKIPSTONE_HD RimRun<N, T> run() const {
+    RimRun<N, T> r = out_;
+    r.t = t_;
+    return r;
+  }
+
+ private:
+  enum class Phase { advance, locate, land, over };
+
+  template <class Sink>
+  SKIPSTONE_HD void advance(T* y_new, T err, Sink& sink) {
+    const T* y = out_.y;
+    ++out_.steps;
     if (!(err <= T(1))) {
-      if (!isfinite(err) && !(H > T(0))) {
-        out.status = Status::non_finite;
-        break;
+      if (!isfinite(err) && !(H_ > T(0))) {
+        out_.status = Status::non_finite;
+        phase_ = Phase::over;
+        return;
       }
-      H *= gbs_step_factor<K>(err);
-      if (H < ScalarConstants<T>::rim_min_step * (T(1) + t)) {
-        out.status = Status::integrator_failure;
-        break;
+      H_ *= gbs_step_factor<K>(err);
+      if (H_ < ScalarConstants<T>::rim_min_step * (T(1) + t_)) {
+        out_.status = Status::integrator_failure;
+        phase_ = Phase::over;
       }
-      continue;
+      return;
     }
-    sys.project(y_new);
+    sys_.project(y_new);
     T theta = T(-1);  // fraction of the step at which sin(phi) first reaches 0, if it does
     if (y_new[4] < T(0)) {
       theta = y[4] / (y[4] - y_new[4]);
     } else {
-      const T d0 = H * y[3] * y[0] / r, d1 = H * y_new[3] * y_new[0] / r;  // d sin(phi)/d theta
+      const T r = sys_.radius();
+      const T d0 = H_ * y[3] * y[0] / r, d1 = H_ * y_new[3] * y_new[0] / r;  // d sin(phi)/d theta
       if (d0 < T(0) && d1 > T(0)) {
-        if (H > h_fine) {
-          H = H * T(0.25) > h_fine ? H * T(0.25) : h_fine;
-          continue;
+        const T h_fine = T(kRimFineStep) * h_max_;
+        if (H_ > h_fine) {
+          H_ = H_ * T(0.25) > h_fine ? H_ * T(0.25) : h_fine;
+          return;
         }
         theta = hermite_first_root(y[4], d0, y_new[4], d1);
       }
     }
     if (theta >= T(0)) {
-      // sin(phi) reaches 0 inside [t, t + H]: Newton on theta with recomputed partial steps.
-      // When the step ends past the rim (sin(phi) < 0), [lo, hi] brackets the first crossing and
-      // a Newton step that leaves it is replaced by bisection: in a long step the trajectory's
-      // smooth continuation past phi = pi can turn back, and unguarded Newton then settled on
-      // the end of the step instead (seen with the float kernel: exit one step, ~1 rad, late).
-      const bool bracketed = y_new[4] < T(0);
-      T lo = T(0), hi = T(1);
-      T yt[N];
-      for (int it = 0; it < kRimNewtonIterations; ++it) {
-        gbs_step<N, K>(sys, y, theta * H, yt, rtol, atol);
-        sys.project(yt);
-        const T g = yt[4];
-        const T dg = yt[3] * yt[0] / r;  // d sin(phi)/dt
-        if (bracketed) (g > T(0) ? lo : hi) = theta;
-        T dtheta = -g / (dg * H);
-        if (bracketed && !(theta + dtheta >= lo && theta + dtheta <= hi)) dtheta = T(0.5) * (lo + hi) - theta;
-        theta += dtheta;
-        if (theta < T(0)) theta = T(0);
-        if (theta > T(1)) theta = T(1);
-        if (fabs(dtheta * H) <= ScalarConstants<T>::rim_newton * (T(1) + t)) break;
-      }
-      gbs_step<N, K>(sys, y, theta * H, yt, rtol, atol);
-      sys.project(yt);
-      t += theta * H;
-      for (int i = 0; i < N; ++i) y[i] = yt[i];
-      out.status = Status::exited;
-      out.side = y[3] > T(0) ? 1 : -1;
-      sink.on_step(t, y);
-      break;
+      theta_ = theta;
+      bracketed_ = y_new[4] < T(0);
+      lo_ = T(0);
+      hi_ = T(1);
+      iteration_ = 0;
+      phase_ = Phase::locate;
+      return;
     }
-    for (int i = 0; i < N; ++i) y[i] = y_new[i];
-    t = last_step ? t_max : t + H;
-    sink.on_step(t, y);
+    for (int i = 0; i < N; ++i) out_.y[i] = y_new[i];
+    t_ = last_step_ ? t_max_ : t_ + H_;
+    sink.on_step(t_, out_.y);
     bool finite = true;
-    for (int i = 0; i < N; ++i) finite = finite && isfinite(y[i]);
+    for (int i = 0; i < N; ++i) finite = finite && isfinite(out_.y[i]);
     if (!finite) {
-      out.status = Status::non_finite;
-      break;
+      out_.status = Status::non_finite;
+      phase_ = Phase::over;
+      return;
     }
-    H *= gbs_step_factor<K>(err);
+    H_ *= gbs_step_factor<K>(err);
   }
-  out.t = t;
-  return out;
+
+  SKIPSTONE_HD void newton(const T* yt) {
+    const T g = yt[4];
+    const T dg = yt[3] * yt[0] / sys_.radius();  // d sin(phi)/dt
+    if (bracketed_) (g > T(0) ? lo_ : hi_) = theta_;
+    T dtheta = -g / (dg * H_);
+    if (bracketed_ && !(theta_ + dtheta >= lo_ && theta_ + dtheta <= hi_)) dtheta = T(0.5) * (lo_ + hi_) - theta_;
+    theta_ += dtheta;
+    if (theta_ < T(0)) theta_ = T(0);
+    if (theta_ > T(1)) theta_ = T(1);
+    ++iteration_;
+    if (fabs(dtheta * H_) <= ScalarConstants<T>::rim_newton * (T(1) + t_) || iteration_ == kRimNewtonIterations)
+      phase_ = Phase::land;
+  }
+
+  Sys sys_;
+  RimRun<N, T> out_;  // y: the state at t_
+  T h_max_, H_, t_, t_max_;
+  T theta_, lo_, hi_;
+  std::uint64_t max_steps_;
+  int iteration_;
+  bool last_step_, bracketed_;
+  Phase phase_;
+};
+
+// One passage from y0 (sin phi = 0, moving into N^c). K: extrapolation depth (order 2K).
+template <int K, class Sys, class T, class Sink>
+SKIPSTONE_HD RimRun<Sys::N, T> integrate_rim(const Sys& sys, const T* y0, same_t<T> t_max, same_t<T> rtol,
+                                             same_t<T> atol, std::uint64_t max_steps, Sink& sink) {
+  RimStepper<K, Sys, T> stepper;
+  stepper.start(sys, y0, t_max, max_steps, sink);
+  T h, y_step[Sys::N];
+  while (stepper.next_step(h)) {
+    const T err = gbs_step<Sys::N, K>(sys, stepper.y(), h, y_step, rtol, atol);
+    stepper.take(y_step, err, sink);
+  }
+  return stepper.run();
 }
 
 }  // namespace skipstone
