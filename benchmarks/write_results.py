@@ -196,7 +196,7 @@ def main():
              f"{verdict(over_np >= TARGET_DISC_OVER_NUMPY)} |")
     if over_np_1 is not None:
         L.append(f"| (same, CPU backend on 1 thread vs NumPy on 1 thread) | | | {ratio(over_np_1)} | | |")
-    L.append(f"| Scalar single-thread loop over `simulate_trajectory` (no Thrust), same disc workload | "
+    L.append(f"| Scalar single-thread loop, one trajectory at a time (`simulate_variant`, no Thrust), same disc workload | "
              f"{spread(rate(disc['scalar_loop_1_thread'], 'impacts'))} | impacts/s | backend {thr} threads / scalar: "
              f"{ratio(disc['ratio_backend_over_scalar'])} | | |")
     if d_one:

@@ -164,7 +164,7 @@ json run_workload(const Workload& w, Backend b, int reps, const FmaPeak& cpu_pea
                 threads);
   }
   if (on_cpu && w.key == "disc") {
-    const Measured sc = measure("scalar loop (simulate_trajectory), 1 thread", w.rates, reps, 1, w.flops_per_impact,
+    const Measured sc = measure("scalar loop (simulate_variant), 1 thread", w.rates, reps, 1, w.flops_per_impact,
                                 cpu_peak.flops_1_thread, [&] { return runner.scalar_loop(); });
     if (sc.totals.events != all.totals.events)
       throw std::runtime_error(w.key + ": the scalar loop and the backend disagree on the impact count");

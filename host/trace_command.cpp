@@ -19,7 +19,8 @@ namespace skipstone {
 const char* const kTraceHelp =
     "usage: skipstone trace CONFIG.json --out FILE.csv [--index I] [--sample DT]\n"
     "\n"
-    "Runs trajectory number I (default 0) of the scan in CONFIG.json on the host and writes\n"
+    "Runs trajectory number I (default 0) of the scan in CONFIG.json on the host, in the\n"
+    "scan's precision (options.precision), and writes\n"
     "one CSV row per event: no-slip models give time, position, velocity, spin and the\n"
     "contact point a - r nu; roll3:strip and roll4:planes give every segment end (flat part or\n"
     "rim passage), roll3:inside-cylinder every turn about the axis; the Figure-18 system gives\n"
@@ -143,8 +144,6 @@ int trace_command(const std::vector<std::string>& args) {
       throw UsageError("--sample " + s + ": expected a time step > 0");
   }
   const RunConfig rc = load_config_file(a.positional[0]);
-  if (rc.spec.precision == Precision::float32)
-    throw UsageError("options.precision float: trace records the double kernel only; set it to double or leave it out");
   if (index >= rc.spec.count)
     throw UsageError("--index " + std::to_string(index) + ": the scan has " + std::to_string(rc.spec.count) + " trajectories");
   const ScanPoint pt = scan_point(rc.spec, index);

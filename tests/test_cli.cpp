@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -321,16 +322,6 @@ TEST_F(CliTest, DeclaredHistogramsCountTheMapValues) {
   EXPECT_EQ(read_json(dir_ / "a" / "meta.json").at("config").at("histograms").at("exit_time").at("bins").get<int>(), 12);
 }
 
-// trace follows the double kernel only: a float config is refused (exit 2, naming the key),
-// not silently traced in double.
-TEST_F(CliTest, TraceRefusesAFloatConfig) {
-  const fs::path cfg = write_config("float.json", small_figure18(3, 10, R"("options": {"precision": "float"})"));
-  const CliResult r = skipstone("trace " + shell_quote(cfg.string()) + " --out " + shell_quote((dir_ / "t.csv").string()));
-  EXPECT_EQ(r.rc, 2) << describe(r);
-  EXPECT_NE(r.err.find("options.precision"), std::string::npos) << describe(r);
-  EXPECT_FALSE(fs::exists(dir_ / "t.csv"));
-}
-
 // ---------------------------------------------------------------- 2. random scan
 
 TEST_F(CliTest, RandomScanIsReproducibleAcrossRunsThreadsAndChunks) {
@@ -455,6 +446,34 @@ std::vector<std::vector<std::string>> csv_rows(const std::string& text) {
     rows.push_back(cells);
   }
   return rows;
+}
+
+// trace follows the kernel of the config's precision: with options.precision float it records
+// the float kernel's steps, whose last row is the float map's exit (to the bit), not the double one's.
+TEST_F(CliTest, TraceOfAFloatConfigFollowsTheFloatKernel) {
+  const std::string observables = R"("observables": ["exit_side", "exit_time"])";
+  const fs::path cfg_f = write_config("float.json", small_figure18(5, 20, observables + R"(, "options": {"precision": "float"})"));
+  const fs::path cfg_d = write_config("double.json", small_figure18(5, 20, observables));
+  const CliResult rf = run(cfg_f, dir_ / "float", "--backend cpu");
+  ASSERT_EQ(rf.rc, 0) << describe(rf);
+  const skipstone::io::NpyArray a = skipstone::io::read_npy(dir_ / "float" / "exit_time.npy");
+  std::vector<double> exit_time(a.bytes.size() / 8);
+  std::memcpy(exit_time.data(), a.bytes.data(), a.bytes.size());
+  const int index = 12;  // v2 = S12 = 0
+  ASSERT_TRUE(std::isfinite(exit_time[index])) << "the centre pixel exits before t_max";
+  std::map<std::string, double> last_t;
+  for (const auto& [name, cfg] : std::vector<std::pair<std::string, fs::path>>{{"float", cfg_f}, {"double", cfg_d}}) {
+    const fs::path csv = dir_ / (name + ".csv");
+    const CliResult r = skipstone("trace " + shell_quote(cfg.string()) + " --index " + std::to_string(index) + " --out " +
+                                  shell_quote(csv.string()));
+    ASSERT_EQ(r.rc, 0) << describe(r);
+    const auto rows = csv_rows(read_text(csv));
+    ASSERT_GT(rows.size(), 2u) << name;
+    last_t[name] = std::stod(rows.back().at(0));
+  }
+  EXPECT_EQ(last_t["float"], exit_time[index]);
+  EXPECT_NE(last_t["float"], last_t["double"]);
+  EXPECT_NEAR(last_t["float"], last_t["double"], 1e-3);
 }
 
 TEST_F(CliTest, TraceSampleGivesTheStateEveryDt) {
