@@ -214,6 +214,10 @@ def main():
              f"{spread(f18['backend']['all_points'])} | trajectories/s | | | |")
     L.append(f"| Figure 18, same runs, GBS steps ({f18['steps']} per run, rejected ones included) | "
              f"{spread(f18['backend']['steps'])} | steps/s | | | |")
+    if "fraction_of_fp64_peak" in f18["backend"]:
+        L.append(f"| (same runs) FP64 rate at {tp['flops_per_step_figure18']:g} flop per GBS step (the step alone: "
+                 f"a lower bound) | {e(f18['backend']['fp64_flops'])} | flop/s | "
+                 f"{100 * f18['backend']['fraction_of_fp64_peak']:.1f}% of the measured peak | | |")
     if "backend_1_thread" in f18:
         L.append(f"| Figure 18, CPU backend, 1 thread, per unmasked point | "
                  f"{spread(rate(f18['backend_1_thread'], 'unmasked_points'))} | trajectories/s | scaling {thr} threads / 1: "

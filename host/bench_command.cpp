@@ -34,7 +34,8 @@ const char* const kBenchHelp =
     "min/max): no-slip disc (impacts/s), no-slip cylinder:disc with gravity (impacts/s), the\n"
     "Figure-18 map of roll4:disc-transversal (trajectories/s, integrator steps/s) and\n"
     "roll4:disc with gravity (steps/s). On the CPU backend each runs on all threads and on 1,\n"
-    "and the disc also as a scalar single-thread loop; the disc's flop rate is compared with a\n"
+    "and the disc also as a scalar single-thread loop; the flop rates of the disc and of the\n"
+    "double Figure-18 map (hand counts per impact and per GBS step) are compared with a\n"
     "measured FMA peak (CPU) or the documented FP64 peak (known GPUs). Workloads are larger on\n"
     "a GPU; --quick makes them tiny (a smoke test, 2 runs unless --reps).\n"
     "\n"
@@ -95,7 +96,7 @@ struct Workload {
   std::string key, title;
   json config;
   std::vector<RateDef> rates;
-  double flops_per_impact;  // 0: not counted
+  FlopCount flops;  // double kernel
   json float_config;        // the float kernel's config; null: double only
 };
 
@@ -104,20 +105,20 @@ std::vector<Workload> workloads(const WorkloadSizes& z) {
   const json none;
   return {
       {"disc", "no-slip disc, gamma = sqrt(2/3), boundary start", disc_config(z.disc_count, z.disc_events),
-       {impacts}, kDiscFlopsPerImpact, none},
+       {impacts}, {kDiscFlopsPerImpact, &EnsembleTotals::events}, none},
       {"cylinder_disc_gravity", "no-slip cylinder:disc, g = 1, impact start",
-       cylinder_config(z.cyl_count, z.cyl_events), {impacts}, 0.0, none},
+       cylinder_config(z.cyl_count, z.cyl_events), {impacts}, {}, none},
       {"figure18", "roll4:disc-transversal Figure-18 map, rtol = atol = 1e-11", figure18_grid_config(z.fig18_n),
        {{"unmasked_points", "trajectories/s", &EnsembleTotals::unmasked},
         {"all_points", "trajectories/s", &EnsembleTotals::trajectories},
         {"steps", "steps/s", &EnsembleTotals::steps}},
-       0.0, figure18_grid_config(z.fig18_n, kFloatDefaultTolerance)},
+       {kFigure18FlopsPerStep, &EnsembleTotals::steps}, figure18_grid_config(z.fig18_n, kFloatDefaultTolerance)},
       {"roll4_disc_gravity", "roll4:disc with gravity (Figure-20 setting)",
        roll4_gravity_config(z.roll4_count, z.roll4_t_max),
        {{"steps", "steps/s", &EnsembleTotals::steps},
         {"trajectories", "trajectories/s", &EnsembleTotals::trajectories},
         {"rim_passages", "passages/s", &EnsembleTotals::events}},
-       0.0, none},
+       {}, none},
   };
 }
 
@@ -146,7 +147,8 @@ json run_workload(const Workload& w, Backend b, int reps, const FmaPeak& cpu_pea
   const auto on_backend = [&] { return runner.run(); };
   const int threads = on_cpu ? cpu::max_threads() : 0;
   const std::string label = on_cpu ? "CPU backend, " + std::to_string(threads) + " threads" : "CUDA backend";
-  const Measured all = measure(label, w.rates, reps, threads, w.flops_per_impact,
+  const FlopCount flops = in_float ? FlopCount{} : w.flops;  // float operations are not FP64 ones
+  const Measured all = measure(label, w.rates, reps, threads, flops,
                                on_cpu ? cpu_peak.flops_all_threads : gpu_peak, on_backend);
   j["backend"] = all.json;
   j["events"] = all.totals.events;
@@ -155,7 +157,7 @@ json run_workload(const Workload& w, Backend b, int reps, const FmaPeak& cpu_pea
   j["status_counts"] = status_json(all.totals);
   if (on_cpu && threads > 1) {
     cpu::set_threads(1);
-    const Measured one = measure("CPU backend, 1 thread", w.rates, reps, 1, w.flops_per_impact,
+    const Measured one = measure("CPU backend, 1 thread", w.rates, reps, 1, flops,
                                  cpu_peak.flops_1_thread, on_backend);
     cpu::set_threads(threads);
     j["backend_1_thread"] = one.json;
@@ -164,7 +166,7 @@ json run_workload(const Workload& w, Backend b, int reps, const FmaPeak& cpu_pea
                 threads);
   }
   if (on_cpu && w.key == "disc") {
-    const Measured sc = measure("scalar loop (simulate_variant), 1 thread", w.rates, reps, 1, w.flops_per_impact,
+    const Measured sc = measure("scalar loop (simulate_variant), 1 thread", w.rates, reps, 1, flops,
                                 cpu_peak.flops_1_thread, [&] { return runner.scalar_loop(); });
     if (sc.totals.events != all.totals.events)
       throw std::runtime_error(w.key + ": the scalar loop and the backend disagree on the impact count");
@@ -255,6 +257,7 @@ int bench_command(const std::vector<std::string>& args, const std::string& comma
     doc["scaling"] = run_scaling(bc.backend, o.reps, max_n, o.quick ? 10000 : 100000);
   } else {
     doc["flops_per_impact_disc"] = kDiscFlopsPerImpact;
+    doc["flops_per_step_figure18"] = kFigure18FlopsPerStep;
     for (const Workload& w : workloads(workload_sizes(gpu, o.quick))) {
       json& j = doc["benchmarks"][w.key];
       j = run_workload(w, bc.backend, o.reps, peak, gpu_peak, Precision::float64);

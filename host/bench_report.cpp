@@ -13,7 +13,7 @@ void print_rate(const std::string& what, const Spread& s, const std::string& uni
 }
 
 Measured measure(const std::string& label, const std::vector<RateDef>& rates, int reps, int threads,
-                 double flops_per_event, double peak_flops, const std::function<EnsembleTotals()>& run) {
+                 const FlopCount& flops, double peak_flops, const std::function<EnsembleTotals()>& run) {
   Measured m;
   const Timing t = timed_reps(reps, [&] { m.totals = run(); });
   const double util = threads > 0 ? t.utilisation(threads) : -1.0;
@@ -28,12 +28,12 @@ Measured measure(const std::string& label, const std::vector<RateDef>& rates, in
     m.json[rates[i].name] = spread_json(s, rates[i].unit);
     print_rate(label + ", " + rates[i].name, s, rates[i].unit, util);
   }
-  if (flops_per_event > 0 && peak_flops > 0) {
-    const double flops = t.rate(static_cast<double>(m.totals.events)).median * flops_per_event;
-    m.json["fp64_flops"] = flops;
-    m.json["fraction_of_fp64_peak"] = flops / peak_flops;
-    std::printf("  %-56s %.3e flop/s = %.2f%% of the FP64 peak %.3e\n", (label + ", achieved").c_str(), flops,
-                100.0 * flops / peak_flops, peak_flops);
+  if (flops.per_unit > 0 && peak_flops > 0) {
+    const double rate = t.rate(static_cast<double>(m.totals.*flops.work)).median * flops.per_unit;
+    m.json["fp64_flops"] = rate;
+    m.json["fraction_of_fp64_peak"] = rate / peak_flops;
+    std::printf("  %-56s %.3e flop/s = %.2f%% of the FP64 peak %.3e\n", (label + ", achieved").c_str(), rate,
+                100.0 * rate / peak_flops, peak_flops);
   }
   return m;
 }

@@ -20,6 +20,12 @@ struct RateDef {
   std::uint64_t EnsembleTotals::*work;
 };
 
+// Double-precision operations per unit of one of the totals (0: not counted).
+struct FlopCount {
+  double per_unit = 0.0;
+  std::uint64_t EnsembleTotals::*work = nullptr;
+};
+
 struct Measured {
   nlohmann::json json;
   EnsembleTotals totals;
@@ -27,9 +33,9 @@ struct Measured {
 };
 
 // 1 warm-up + reps timed calls of run. threads > 0: CPU threads (utilisation recorded);
-// 0: a device. peak_flops > 0 and flops_per_event > 0 add the achieved fraction of peak.
+// 0: a device. peak_flops > 0 and a flop count add the achieved fraction of peak.
 Measured measure(const std::string& label, const std::vector<RateDef>& rates, int reps, int threads,
-                 double flops_per_event, double peak_flops, const std::function<EnsembleTotals()>& run);
+                 const FlopCount& flops, double peak_flops, const std::function<EnsembleTotals()>& run);
 
 void print_rate(const std::string& what, const Spread& s, const std::string& unit, double utilisation);
 

@@ -20,7 +20,7 @@ const std::vector<RateDef> kImpactRate = {{"impacts", "impacts/s", &EnsembleTota
 nlohmann::json point(Backend b, int reps, std::uint64_t n, int threads, const std::string& label) {
   const RunConfig rc = parse_config(disc_config(n, kImpactsPerTrajectory));
   EnsembleRunner runner(b, rc.spec);
-  Measured m = measure(label, kImpactRate, reps, threads, 0.0, 0.0, [&] { return runner.run(); });
+  Measured m = measure(label, kImpactRate, reps, threads, FlopCount{}, 0.0, [&] { return runner.run(); });
   m.json["trajectories"] = n;
   m.json["loadavg_after"] = loadavg();
   return m.json;

@@ -1,6 +1,6 @@
 // The fixed workloads of `skipstone bench` and of benchmarks/figure18_points.cpp, as configs
 // (resolved by parse_config like any user config), with their sizes for the CPU, for a GPU
-// and for --quick, and the flop count of one no-slip disc impact.
+// and for --quick, and the flop counts of one no-slip disc impact and of one Figure-18 GBS step.
 #pragma once
 #include <cstdint>
 
@@ -41,5 +41,15 @@ nlohmann::json roll4_gravity_config(std::uint64_t count, double t_max);
 //   height sample (drift sums)                                                        8
 //   chord distance rho (caustics)                                                    12
 constexpr double kDiscFlopsPerImpact = 76.5;
+
+// Double-precision operations of one GBS step of the Figure-18 system (N = 6, K = 6, counted as
+// above in gbs.hpp and rolling/disc_transversal.hpp). Only the step itself: the projection,
+// the step control and the Newton iterates of the exit (partial steps not in `steps`) are not
+// counted, so the flop rate derived from it is a lower bound.
+//   right-hand side: w 4, f_c 2, f_s 2, 1/r 1, f 21 = 30; evaluations 1 + sum (n_j - 1) = 37   1110
+//   midpoint sweeps n_j = 2j: h 1 and z1 12 each, 18 per substep over 36 substeps              726
+//   Aitken-Neville: 15 table updates of 4 + 6 x 3                                               330
+//   error estimate: 6 x 6, mean and square root 2                                                38
+constexpr double kFigure18FlopsPerStep = 2204.0;
 
 }  // namespace skipstone::bench

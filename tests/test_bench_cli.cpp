@@ -32,6 +32,7 @@ TEST_F(CliTest, BenchQuickWritesJsonWithPositiveRates) {
   EXPECT_GE(m["cores"].get<int>(), 1);
   EXPECT_GT(m["cpu_fp64_peak_measured"]["flops_1_thread"].get<double>(), 0.0);
   EXPECT_GT(j["flops_per_impact_disc"].get<double>(), 0.0);
+  EXPECT_GT(j["flops_per_step_figure18"].get<double>(), 0.0);
 
   const json& b = j["benchmarks"];
   expect_positive_rate(b["disc"]["backend"], "impacts", "disc");
@@ -43,6 +44,10 @@ TEST_F(CliTest, BenchQuickWritesJsonWithPositiveRates) {
   for (const char* rate : {"steps", "trajectories", "rim_passages"})
     expect_positive_rate(b["roll4_disc_gravity"]["backend"], rate, "roll4");
   EXPECT_GT(b["figure18"]["steps"].get<std::uint64_t>(), b["figure18"]["unmasked"].get<std::uint64_t>());
+  // the Figure-18 flop rate counts GBS steps (not exits or grid points)
+  const double f18_flops = b["figure18"]["backend"]["fp64_flops"].get<double>();
+  const double f18_steps = b["figure18"]["backend"]["steps"]["median"].get<double>();
+  EXPECT_NEAR(f18_flops, f18_steps * j["flops_per_step_figure18"].get<double>(), 1e-9 * f18_flops);
   EXPECT_GT(b["disc"]["events"].get<std::uint64_t>(), 0u);
   EXPECT_NE(r.out.find("impacts/s"), std::string::npos) << r.out;
 }
@@ -66,6 +71,7 @@ TEST_F(CliTest, BenchPrecisionFloatReportsTheAccuracyCost) {
   const json& f = b["figure18"]["float"];
   EXPECT_EQ(f["precision"], "float");
   expect_positive_rate(f["backend"], "unmasked_points", "figure18 float");
+  EXPECT_FALSE(f["backend"].contains("fraction_of_fp64_peak")) << "float operations are not FP64 ones";
   EXPECT_GT(f["throughput_float_over_double"].get<double>(), 0.0);
   const json& a = f["accuracy_vs_double"];
   EXPECT_GT(a["pixels_compared"].get<std::uint64_t>(), 500u);
