@@ -167,24 +167,20 @@ struct NoSlipLanes {
     const V X = vector_at(x, l), normal = vector_at(nu, l);
     const double z = height(X);
     // the collision (NoSlipStepper::step, pending part)
-    const double k_target = kGravity ? 2.0 * (e0[l] - g[l] * (z - z0[l])) : 2.0 * e0[l];
+    const double k_target = collision_k_target<kGravity>(e0[l], g[l], z - z0[l]);
     const S in = state_at(u, spin, l);
-    const double k_before = dot(in.u, in.u) + spin_sq(in);
+    const double k_before = twice_kinetic(in);
     const S mapped = noslip_collide(in, normal, NoSlipCoefficients{c_beta[l], s_beta[l]});
     const std::uint64_t ev = events[l] + 1;
-    const double k_after = dot(mapped.u, mapped.u) + spin_sq(mapped);
-    const double inv_target = kGravity ? 1.0 / k_target : inv_k0[l];
-    S rescaled = mapped;
-    rescale(rescaled, 1.0 - 0.5 * (k_after - k_target) * inv_target);
-    const S st = select(((ev % kRescalePeriod) == 0) & (k_target > 0.0), rescaled, mapped);
-    const double inv_scale = kGravity ? 1.0 / (k_target > 2.0 * e0[l] ? k_target : 2.0 * e0[l]) : inv_k0[l];
-    const double err = fabs(k_before - k_target) * inv_scale;
+    // both computed, one selected: the rescale is not a branch here
+    const S st = select(rescale_impact(ev, k_target), onto_energy_shell<kGravity>(mapped, k_target, inv_k0[l]), mapped);
+    const double err = energy_defect<kGravity>(k_before, k_target, e0[l], inv_k0[l]);
     HeightStats h = {z0[l], z_min[l], z_max[l], h_n[l], h_st[l], h_sz[l], h_stt[l], h_stz[l]};
     h.sample(t[l], z);
     // the chord of the cross-section that ends here (caustics)
     const Vec2 a = {chord[0][l], chord[1][l]}, d = planar(X) - a;
     const double len = norm(d);
-    const double rho = fabs(cross(a, d)) / len;
+    const double rho = chord_distance(a, d, len);
     const bool odd = chord_odd[l] != 0.0;
     const bool count_even = (len > 0.0) & !odd, count_odd = (len > 0.0) & odd;
     bool stop = !(isfinite(t[l]) & all_finite(X) & all_finite(st.u)) | (err > opt.energy_tolerance);

@@ -53,6 +53,40 @@ SKIPSTONE_HD SKIPSTONE_INLINE bool all_finite(Vec2 a) { return isfinite(a.x) & i
 SKIPSTONE_HD SKIPSTONE_INLINE bool all_finite(Vec3 a) { return isfinite(a.x) & isfinite(a.y) & isfinite(a.z); }
 
 
+// The energy bookkeeping of a collision, shared by NoSlipStepper::step and the CPU backend's
+// SIMD lanes (kernels/noslip_lanes.hpp), which compute the same quantities in the same order.
+// The map is orthogonal and flights are exact, so twice the kinetic energy at the collision is
+// known exactly, k_target = 2 (E0 - g (z - z0)); the state's own value before the map is
+// compared with it, relative to the larger of k_target and 2 E0 (without gravity both are 2 E0,
+// whose inverse inv_k0 is known: no division next to the chain's).
+template <class S>
+SKIPSTONE_HD SKIPSTONE_ALWAYS_INLINE double twice_kinetic(const S& s) {
+  return dot(s.u, s.u) + spin_sq(s);
+}
+template <bool kGravity>
+SKIPSTONE_HD SKIPSTONE_ALWAYS_INLINE double collision_k_target(double e0, double g, double dz) {
+  return kGravity ? 2.0 * (e0 - g * dz) : 2.0 * e0;
+}
+template <bool kGravity>
+SKIPSTONE_HD SKIPSTONE_ALWAYS_INLINE double energy_defect(double k_before, double k_target, double e0, double inv_k0) {
+  const double inv_scale = kGravity ? 1.0 / (k_target > 2.0 * e0 ? k_target : 2.0 * e0) : inv_k0;
+  return fabs(k_before - k_target) * inv_scale;
+}
+// The state after the map moved onto the energy shell k_target (one Newton step for the scale
+// factor: the defect is O(eps)).
+template <bool kGravity, class S>
+SKIPSTONE_HD SKIPSTONE_ALWAYS_INLINE S onto_energy_shell(S st, double k_target, double inv_k0) {
+  const double inv_target = kGravity ? 1.0 / k_target : inv_k0;
+  rescale(st, 1.0 - 0.5 * (twice_kinetic(st) - k_target) * inv_target);
+  return st;
+}
+// Whether the impact numbered `events` (from 1) is rescaled.
+SKIPSTONE_HD SKIPSTONE_ALWAYS_INLINE bool rescale_impact(std::uint64_t events, double k_target) {
+  return ((events % kRescalePeriod) == 0) & (k_target > 0.0);  // &: no branch (SIMD lanes)
+}
+// Distance from the axis of the cross-section chord from a to a + d of length len (caustics).
+SKIPSTONE_HD SKIPSTONE_ALWAYS_INLINE double chord_distance(Vec2 a, Vec2 d, double len) { return fabs(cross(a, d)) / len; }
+
 // Start of a trajectory: position, state, the boundary part it stands on (-1: interior) and,
 // for impact starts, the wall normal of the collision to apply at t = 0.
 template <class V, class S>
@@ -139,19 +173,12 @@ struct NoSlipStepper {
       // compared with it (energy_error: the largest relative defect seen), and the state after
       // the map is rescaled onto it every kRescalePeriod impacts. Without this, orbits that are
       // (nearly) periodic repeat the same rounding every period and the energy drifts linearly.
-      const double k_target = kGravity ? 2.0 * (ob.e0 - g * (height(x) - ob.h.z0)) : 2.0 * ob.e0;
-      const double k_before = dot(st.u, st.u) + spin_sq(st);
+      const double k_target = collision_k_target<kGravity>(ob.e0, g, height(x) - ob.h.z0);
+      const double k_before = twice_kinetic(st);
       st = noslip_collide(st, nu, k);
       ++events;
-      if ((events % kRescalePeriod) == 0 && k_target > 0.0) {
-        const double k_after = dot(st.u, st.u) + spin_sq(st);
-        const double inv_target = kGravity ? 1.0 / k_target : ob.inv_k0;
-        rescale(st, 1.0 - 0.5 * (k_after - k_target) * inv_target);
-      }
-      // relative to the larger of the current and the initial kinetic energy; without gravity
-      // both are 2 E0, whose inverse is known (no division next to the chain's)
-      const double inv_scale = kGravity ? 1.0 / (k_target > 2.0 * ob.e0 ? k_target : 2.0 * ob.e0) : ob.inv_k0;
-      const double err = fabs(k_before - k_target) * inv_scale;
+      if (rescale_impact(events, k_target)) st = onto_energy_shell<kGravity>(st, k_target, ob.inv_k0);
+      const double err = energy_defect<kGravity>(k_before, k_target, ob.e0, ob.inv_k0);
       ob.max_err = err > ob.max_err ? err : ob.max_err;
       ob.h.sample(t, height(x));
       if (opt.caustics) {
@@ -160,7 +187,7 @@ struct NoSlipStepper {
           const double len = norm(d);
           if (len > 0.0) {
             const int parity = static_cast<int>(ob.chord_index & 1u);
-            ob.rho_sum[parity] += fabs(cross(a, d)) / len;
+            ob.rho_sum[parity] += chord_distance(a, d, len);
             ob.rho_n[parity] += 1.0;
           }
           ++ob.chord_index;
