@@ -10,6 +10,7 @@
 #pragma once
 #include <cstdint>
 
+#include "lane_held.hpp"
 #include "noslip_lanes.hpp"
 #include "skipstone/noslip_model.hpp"
 
@@ -34,7 +35,7 @@ class NoSlipLaneBlock {
 
   void run() {
     for (int l = 0; l < W; ++l) fill(l);
-    while (any_held())
+    while (any_lane_held(held_))
       if (lanes_.advance(kRoundsPerAdvance, opt_))
         for (int l = 0; l < W; ++l)
           if (held_[l] && !lanes_.running[l]) leave_lane(l);
@@ -42,12 +43,6 @@ class NoSlipLaneBlock {
 
  private:
   static constexpr int kRoundsPerAdvance = 1 << 16;
-
-  bool any_held() const {
-    for (int l = 0; l < W; ++l)
-      if (held_[l]) return true;
-    return false;
-  }
 
   // Lane l takes the next trajectory of the block that reaches the lane state; the others met
   // on the way are run to their end here.

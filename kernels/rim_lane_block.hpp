@@ -9,6 +9,7 @@
 #pragma once
 #include <cstdint>
 
+#include "lane_held.hpp"
 #include "skipstone/rolling/disc_transversal.hpp"
 #include "skipstone/sinks.hpp"
 
@@ -37,19 +38,13 @@ class TransversalLaneBlock {
 
   void run() {
     for (int l = 0; l < W; ++l) fill(l);
-    while (any_held()) step_lanes();
+    while (any_lane_held(held_)) step_lanes();
   }
 
  private:
   static constexpr int K = kRimExtrapolationDepth;
   static constexpr int N = 6;
   using Stepper = RimStepper<K, TransversalPassage<T>, T>;
-
-  bool any_held() const {
-    for (int l = 0; l < W; ++l)
-      if (held_[l]) return true;
-    return false;
-  }
 
   // Lane l takes the next passage of the block that needs a step; masked points and passages
   // over before their first step are written on the way.

@@ -67,7 +67,7 @@ SKIPSTONE_HD SKIPSTONE_INLINE T hermite_first_root(T g0, T d0, T g1, T d1) {
 // One passage as a sequence of GBS steps, each computed by the caller: next_step(h) names the
 // step the passage needs (from y(), over length h; false when the passage is over), take()
 // receives its result. integrate_rim computes them one at a time; the CPU backend's lanes
-// (kernels/rim_lane_block.hpp) compute the steps of 16 passages at once.
+// (kernels/rim_lane_block.hpp) compute the steps of 8 (double) or 16 (float) passages at once.
 //   advance: a step of the adaptive integration (rejected and shortened, or accepted: then
 //            projected, and checked for the exit inside it);
 //   locate:  Newton on the fraction theta of the step at which sin(phi) reaches 0, with
