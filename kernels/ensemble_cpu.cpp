@@ -1,6 +1,6 @@
 // CPU backend: the ensemble kernel on Thrust's OpenMP system (compiled by the host compiler).
-// No-slip scans in a round wall (disc; cylinder:disc) and Figure-18 scans (roll4:disc-transversal)
-// run their trajectories in SIMD lanes, one block of kLaneBlock trajectories per iteration
+// No-slip scans in a round wall (disc; cylinder:disc) and the rim passages of roll4:disc and its
+// Figure-18 system run their trajectories in SIMD lanes, one block of trajectories per iteration
 // (noslip_lane_block.hpp, rim_lane_block.hpp); every other model one trajectory per iteration
 // (ensemble.inl).
 #include <omp.h>
@@ -18,20 +18,27 @@ namespace {
 
 constexpr int kLanes = 16;  // two AVX-512 registers of doubles: the latency of one hides the other
 constexpr std::uint64_t kLaneBlock = 16 * kLanes;
-// Figure-18 lanes: one AVX-512 register of T (measured at 256^2: 8 doubles 0.081 s, 4 0.21 s,
+// Rim lanes: one AVX-512 register of T (measured at 256^2: 8 doubles 0.081 s, 4 0.21 s,
 // 16 0.093 s, 32 0.099 s; 16 floats 0.054 s, 8 0.093 s, 32 0.054 s).
 template <class T>
 constexpr int kRimLanes = 64 / sizeof(T);
 
 template <class Block>
-void run_lane_blocks(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out) {
-  const std::uint64_t blocks = (count + kLaneBlock - 1) / kLaneBlock;
+void run_lane_blocks(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
+                     std::uint64_t block = kLaneBlock) {
+  const std::uint64_t blocks = (count + block - 1) / block;
   thrust::counting_iterator<std::uint64_t> begin(0);
   thrust::for_each(thrust::omp::par, begin, begin + blocks, [&](std::uint64_t b) {
-    const std::uint64_t start = b * kLaneBlock;
-    const std::uint64_t n = count - start < kLaneBlock ? count - start : kLaneBlock;
+    const std::uint64_t start = b * block;
+    const std::uint64_t n = count - start < block ? count - start : block;
     Block(spec, first + start, n, out + start).run();
   });
+}
+
+template <class Trajectories, int W>
+void run_rim_lane_blocks(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out) {
+  using Block = cpu_lanes::RimLaneBlock<Trajectories, W>;
+  run_lane_blocks<Block>(spec, first, count, out, Block::kBlock);
 }
 
 // Whether any trajectory of the scan has gravity (g fixed and nonzero, or scanned).
@@ -45,12 +52,17 @@ bool scan_has_gravity(const ScanSpec& spec) {
 
 void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out) {
   using cpu_lanes::NoSlipLaneBlock;
-  using cpu_lanes::TransversalLaneBlock;
   if (spec.model == ModelKind::roll_disc_transversal) {
+    constexpr int Wf = kRimLanes<float>, Wd = kRimLanes<double>;
     if (spec.precision == Precision::float32)
-      run_lane_blocks<TransversalLaneBlock<float, kRimLanes<float>>>(spec, first, count, out);
+      run_rim_lane_blocks<cpu_lanes::TransversalTrajectories<float, Wf>, Wf>(spec, first, count, out);
     else
-      run_lane_blocks<TransversalLaneBlock<double, kRimLanes<double>>>(spec, first, count, out);
+      run_rim_lane_blocks<cpu_lanes::TransversalTrajectories<double, Wd>, Wd>(spec, first, count, out);
+    return;
+  }
+  if (spec.model == ModelKind::roll_disc) {
+    constexpr int W = kRimLanes<double>;
+    run_rim_lane_blocks<cpu_lanes::DiscRollTrajectories<W>, W>(spec, first, count, out);
     return;
   }
   using Cylinder = CylinderTable<DiscTable>;

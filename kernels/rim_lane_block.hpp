@@ -1,16 +1,21 @@
-// CPU backend only: a block of Figure-18 passages (roll4:disc-transversal, Proposition 12 with
-// kappa = -1/R) run W at a time in SIMD lanes. Each lane holds one passage's RimStepper
-// (rim_passage.hpp), which decides its next GBS step (an adaptive step, a Newton iterate of
-// the exit, the step to the exit); gbs_step_lanes (gbs.hpp) computes the steps of all W lanes
-// together, its loops over the lanes vectorised by the compiler, and each stepper takes its
-// own. A lane whose passage is over writes its result and takes the next passage of the
-// block. Each passage is set up, stepped and reported exactly as simulate_disc_transversal does
-// it, so the results are the one-trajectory kernel's, bit for bit (tests/test_rim_lanes.cpp).
+// CPU backend only: a block of rolling trajectories whose rim passages (paper Proposition 12
+// with kappa = -1/R) run W at a time in SIMD lanes - the Figure-18 system (roll4:disc-transversal,
+// one passage per trajectory) and roll4:disc (passages between flat-part flights, Figures
+// 19-20). Each lane holds one passage's RimStepper (rim_passage.hpp), which decides its next GBS
+// step (an adaptive step, a Newton iterate of the exit, the step to the exit); gbs_step_lanes
+// (gbs.hpp) computes the steps of all W lanes together, its loops over the lanes vectorised by
+// the compiler, and each stepper takes its own. When a lane's passage is over, its trajectory
+// goes on on its own (roll4:disc: the junction and the flight to the next passage) and either
+// starts its next passage in the lane or writes its result, and the lane takes the next
+// trajectory of the block. Each trajectory is set up, stepped and reported exactly as its
+// one-trajectory kernel does it (simulate_disc_transversal, simulate_roll4_disc), so the results
+// are that kernel's, bit for bit (tests/test_rim_lanes.cpp).
 #pragma once
 #include <cstdint>
 
 #include "lane_held.hpp"
 #include "skipstone/rolling/disc_transversal.hpp"
+#include "skipstone/rolling/roll4_disc.hpp"
 #include "skipstone/sinks.hpp"
 
 namespace skipstone::cpu_lanes {
@@ -28,13 +33,120 @@ struct TransversalLanes {
   }
 };
 
-template <class T, int W>
-class TransversalLaneBlock {
- public:
-  TransversalLaneBlock(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out)
-      : spec_(spec), first_(first), count_(count), out_(out) {
-    for (int l = 0; l < W; ++l) lanes_.r[l] = T(1);  // lanes never filled compute on finite numbers
+// Both blocks of roll4:disc on N^c for W lanes.
+template <int W>
+struct DiscRimLanes {
+  double kappa[W], r[W], eta[W], G[W];
+
+  __attribute__((always_inline)) void rhs(const double* y, double* f) const {
+    for (int l = 0; l < W; ++l) disc_rim_rhs<W>(kappa[l], r[l], eta[l], G[l], y + l, f + l);
   }
+};
+
+// The trajectories of a Figure-18 scan in a lane block: one passage each.
+template <class T, int W>
+struct TransversalTrajectories {
+  using Scalar = T;
+  using Sys = TransversalPassage<T>;
+  using Stepper = RimStepper<kRimExtrapolationDepth, Sys, T>;
+  static constexpr std::uint64_t kBlock = 256;  // trajectories per block (the passages are short)
+
+  TransversalLanes<T, W> lanes{};
+  Sys passage[W];
+  const ScanSpec* spec;
+  DiscardSink sink;
+
+  TransversalTrajectories(const ScanSpec& s) : spec(&s) {
+    for (int l = 0; l < W; ++l) lanes.r[l] = T(1);  // lanes never filled compute on finite numbers
+  }
+
+  // Trajectory `index` into lane l: false when it is over at once (`out` written).
+  bool begin(int l, std::uint64_t index, Stepper& stepper, TrajectoryResult& out) {
+    const TransversalStart<T> st = disc_transversal_start<T>(*spec, scan_point(*spec, index));
+    if (st.masked) {
+      out = masked_result();
+      return false;
+    }
+    passage[l] = st.passage;
+    stepper.start(st.passage, st.y0, T(spec->t_max), spec->max_steps, sink);
+    lanes.kappa[l] = st.passage.sys.kappa;
+    lanes.r[l] = st.passage.sys.r;
+    lanes.eta[l] = st.passage.sys.eta;
+    return true;
+  }
+  void take(int, Stepper& stepper, T* y, T err) { stepper.take(y, err, sink); }
+  // The passage in lane l is over: so is its trajectory.
+  bool next_passage(int l, Stepper& stepper, TrajectoryResult& out) {
+    out = disc_transversal_result(rim_passage_of(passage[l], stepper.run()));
+    return false;
+  }
+};
+
+// The trajectories of a roll4:disc scan in a lane block: passages between flat-part flights.
+template <int W>
+struct DiscRollTrajectories {
+  using Scalar = double;
+  using Sys = DiscRimSystem;
+  using Stepper = RimStepper<kRimExtrapolationDepth, Sys, double>;
+  static constexpr std::uint64_t kBlock = 2 * W;  // trajectories per block (each has many passages)
+
+  DiscRimLanes<W> lanes{};
+  DiscRollRun run[W];
+  const ScanSpec* spec;
+  DiscardSink sink;
+
+  DiscRollTrajectories(const ScanSpec& s) : spec(&s) {
+    for (int l = 0; l < W; ++l) lanes.r[l] = 1.0;  // lanes never filled compute on finite numbers
+  }
+
+  bool begin(int l, std::uint64_t index, Stepper& stepper, TrajectoryResult& out) {
+    DiscRollModel m;
+    PlateState s;
+    DiscRollOptions opt;
+    if (!roll4_disc_setup(*spec, scan_point(*spec, index), m, s, opt)) {
+      out = masked_result();
+      return false;
+    }
+    run[l].start(m, s, opt, sink);
+    lanes.kappa[l] = run[l].sys.kappa;
+    lanes.r[l] = run[l].sys.r;
+    lanes.eta[l] = run[l].sys.eta;
+    lanes.G[l] = run[l].sys.G;
+    return fly(l, stepper, out);
+  }
+  void take(int l, Stepper& stepper, double* y, double err) {
+    DiscRimSteps<DiscardSink> steps = run[l].rim_steps(sink);
+    stepper.take(y, err, steps);
+  }
+  // The passage in lane l is over: the junction, then the flight to the next passage.
+  bool next_passage(int l, Stepper& stepper, TrajectoryResult& out) {
+    if (!run[l].leave_rim(stepper.run(), sink)) {
+      out = run[l].result();
+      return false;
+    }
+    return fly(l, stepper, out);
+  }
+
+ private:
+  bool fly(int l, Stepper& stepper, TrajectoryResult& out) {
+    double y[10];
+    if (!run[l].fly_to_rim(sink, y)) {
+      out = run[l].result();
+      return false;
+    }
+    DiscRimSteps<DiscardSink> steps = run[l].rim_steps(sink);
+    stepper.start(run[l].sys, y, run[l].t_left(), run[l].steps_left(), steps);
+    return true;
+  }
+};
+
+template <class Trajectories, int W>
+class RimLaneBlock {
+ public:
+  static constexpr std::uint64_t kBlock = Trajectories::kBlock;
+
+  RimLaneBlock(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out)
+      : spec_(spec), first_(first), count_(count), out_(out), traj_(spec) {}
 
   void run() {
     for (int l = 0; l < W; ++l) fill(l);
@@ -42,41 +154,37 @@ class TransversalLaneBlock {
   }
 
  private:
+  using T = typename Trajectories::Scalar;
+  using Stepper = typename Trajectories::Stepper;
   static constexpr int K = kRimExtrapolationDepth;
-  static constexpr int N = 6;
-  using Stepper = RimStepper<K, TransversalPassage<T>, T>;
+  static constexpr int N = Trajectories::Sys::N;
 
-  // Lane l takes the next passage of the block that needs a step; masked points and passages
-  // over before their first step are written on the way.
+  // Lane l takes the next trajectory of the block that needs a step; the others met on the way
+  // (masked, over before their first step) are written.
   void fill(int l) {
     held_[l] = false;
     h_[l] = T(0);
     while (next_ < count_) {
       const std::uint64_t i = next_++;
-      const TransversalStart<T> st = disc_transversal_start<T>(spec_, scan_point(spec_, first_ + i));
-      if (st.masked) {
-        out_[i] = masked_result();
-        continue;
-      }
-      passage_[l] = st.passage;
-      stepper_[l].start(st.passage, st.y0, T(spec_.t_max), spec_.max_steps, sink_);
-      if (!stepper_[l].next_step(h_[l])) {
-        out_[i] = result(l);
-        continue;
-      }
-      lanes_.kappa[l] = st.passage.sys.kappa;
-      lanes_.r[l] = st.passage.sys.r;
-      lanes_.eta[l] = st.passage.sys.eta;
+      if (!traj_.begin(l, first_ + i, stepper_[l], out_[i])) continue;
       slot_[l] = i;
-      held_[l] = true;
-      return;
+      if (to_next_step(l)) {
+        held_[l] = true;
+        return;
+      }
     }
   }
 
-  TrajectoryResult result(int l) const { return disc_transversal_result(rim_passage_of(passage_[l], stepper_[l].run())); }
+  // Names lane l's next step in h_[l], going on to the trajectory's next passage when one is
+  // over; false when the trajectory is over (its result written).
+  bool to_next_step(int l) {
+    while (!stepper_[l].next_step(h_[l]))
+      if (!traj_.next_passage(l, stepper_[l], out_[slot_[l]])) return false;
+    return true;
+  }
 
   __attribute__((flatten)) void compute_steps() {
-    gbs_step_lanes<N, K, W>(lanes_, y_, h_, y_step_, err_, T(spec_.rtol), T(spec_.atol));
+    gbs_step_lanes<N, K, W>(traj_.lanes, y_, h_, y_step_, err_, T(spec_.rtol), T(spec_.atol));
   }
 
   // One GBS step in every lane, then every held lane's stepper takes its own.
@@ -91,20 +199,16 @@ class TransversalLaneBlock {
       if (!held_[l]) continue;
       T y[N];
       for (int i = 0; i < N; ++i) y[i] = y_step_[i * W + l];
-      stepper_[l].take(y, err_[l], sink_);
-      if (stepper_[l].next_step(h_[l])) continue;
-      out_[slot_[l]] = result(l);
-      fill(l);
+      traj_.take(l, stepper_[l], y, err_[l]);
+      if (!to_next_step(l)) fill(l);
     }
   }
 
   const ScanSpec& spec_;
   std::uint64_t first_, count_, next_ = 0;
   TrajectoryResult* out_;
-  DiscardSink sink_;
-  TransversalLanes<T, W> lanes_{};
+  Trajectories traj_;
   T y_[N * W] = {}, y_step_[N * W], h_[W], err_[W];
-  TransversalPassage<T> passage_[W];
   Stepper stepper_[W];
   std::uint64_t slot_[W];
   bool held_[W];

@@ -1,8 +1,10 @@
-// The CPU backend's SIMD-lane path for Figure-18 scans (kernels/rim_lane_block.hpp: the
+// The CPU backend's SIMD-lane path for rim passages (kernels/rim_lane_block.hpp: the
 // RimSteppers of W passages with their GBS steps computed together by gbs_step_lanes) against
-// the one-trajectory kernel: bit-identical results in double and float for scans whose passages
-// end in every way there is (exit at phi = 0 and at phi = pi, t_max on the rim, the step
-// budget, masked points between them), with R, r and eta differing from lane to lane and counts
+// the one-trajectory kernel: bit-identical results for Figure-18 scans in double and float whose
+// passages end in every way there is (exit at phi = 0 and at phi = pi, t_max on the rim, the
+// step budget, masked points between them) and for roll4:disc scans whose trajectories end in
+// every way there is (t_max on a plate or on the rim, the event and step budgets, energy drift,
+// masked starts, both sheets), with R, r, eta and gravity differing from lane to lane and counts
 // that are not a multiple of the lane count; and one gbs_step_lanes call against gbs_step
 // lane by lane, each with its own step length.
 #include <gtest/gtest.h>
@@ -24,9 +26,11 @@ using nlohmann::json;
 
 std::string fields(const TrajectoryResult& r) {
   char b[512];
-  std::snprintf(b, sizeof b, "status %s side %d steps %llu t_end %.17g err %.17g exit %.17g arc %.17g",
-                status_name(r.status), r.exit_side, static_cast<unsigned long long>(r.steps), r.t_end,
-                r.energy_error, r.exit_time, r.exit_arc);
+  std::snprintf(b, sizeof b, "status %s events %llu side %d steps %llu t_end %.17g err %.17g exit %.17g arc %.17g "
+                "z %.17g %.17g rho %.17g %.17g",
+                status_name(r.status), static_cast<unsigned long long>(r.events), r.exit_side,
+                static_cast<unsigned long long>(r.steps), r.t_end, r.energy_error, r.exit_time, r.exit_arc, r.z_min,
+                r.z_max, r.rho_even, r.rho_odd);
   return b;
 }
 
@@ -34,7 +38,7 @@ struct LaneCase {
   const char* name;
   const char* config;
   std::vector<Status> must_see;  // statuses the case exists to produce
-  bool both_sides;               // exits at phi = 0 and at phi = pi
+  bool both_sides;               // Figure 18: exits at phi = 0 and at phi = pi
 };
 
 std::vector<LaneCase> lane_cases() {
@@ -72,6 +76,30 @@ std::vector<LaneCase> lane_cases() {
                     "axes": [{"param": "v2", "min": -0.5, "max": 0.5}, {"param": "S12", "min": -0.5, "max": 0.5}]},
            "stop": {"t_max": 100.0}, "options": {"precision": "float", "rtol": 1e-5, "atol": 1e-5}})",
        {Status::exited}, false},
+      {"roll4:disc, t_max on plates and on the rim, starts outside the disc",
+       R"({"system": "roll4:disc", "parameters": {"eta": 0.5},
+           "initial": {"start": "plate", "x2": 0.0, "z": 0.0, "v2": 1.0, "v3": 0.0, "S13": 0.0, "S23": -1.0},
+           "scan": {"type": "random", "count": 77, "seed": 12,
+                    "axes": [{"param": "x1", "min": -1.3, "max": 1.3}, {"param": "v1", "min": -2, "max": -0.2},
+                             {"param": "S12", "min": 0.3, "max": 0.9}, {"param": "R", "min": 0.9, "max": 1.4},
+                             {"param": "r", "min": 0.05, "max": 0.3}, {"param": "g_effective", "min": 0, "max": 2}]},
+           "stop": {"t_max": 30.0}})",
+       {Status::finished, Status::masked}, false},
+      {"roll4:disc on N^-, the event budget and energy drift",
+       R"({"system": "roll4:disc", "parameters": {"R": 1.0, "r": 0.1, "eta": 0.5, "g_effective": 1.0},
+           "initial": {"start": "plate_minus", "x2": 0.1, "z": 0.0, "v2": 1.0, "v3": 0.3, "S13": 0.2, "S23": -1.0},
+           "scan": {"type": "random", "count": 41, "seed": 13,
+                    "axes": [{"param": "x1", "min": -0.9, "max": 0.9}, {"param": "v1", "min": -2, "max": 2},
+                             {"param": "S12", "min": -0.9, "max": 0.9}]},
+           "stop": {"t_max": 100.0, "max_events": 25}, "options": {"energy_tolerance": 4e-16}})",
+       {Status::finished, Status::energy_drift}, false},
+      {"roll4:disc, the step budget",
+       R"({"system": "roll4:disc", "parameters": {"R": 1.0, "r": 0.1, "eta": 0.5, "g_effective": 1.0},
+           "initial": {"start": "plate", "x1": -0.715, "x2": 0.0, "v2": 1.0, "S23": -1.0},
+           "scan": {"type": "random", "count": 19, "seed": 14,
+                    "axes": [{"param": "v1", "min": -2, "max": -0.2}, {"param": "S12", "min": 0.3, "max": 0.9}]},
+           "stop": {"t_max": 200.0}, "options": {"max_steps": 1100}})",
+       {Status::integrator_failure, Status::finished}, false},
   };
 }
 
@@ -91,6 +119,8 @@ TEST(RimLanes, ScansMatchTheOneTrajectoryKernelBitwise) {
       ++seen[ref.status];
       if (ref.status == Status::exited) sides.insert(ref.exit_side);
       if (ref.status != Status::masked) steps.insert(ref.steps);
+      if (rc.spec.model == ModelKind::roll_disc && ref.status != Status::masked)
+        ASSERT_GT(ref.events, 0u) << c.name << ": trajectory " << i << " never reached the rim";
     }
     for (Status s : c.must_see) EXPECT_GT(seen[s], 0) << c.name << ": no trajectory ended " << status_name(s);
     if (c.both_sides) {

@@ -50,23 +50,27 @@
 
 namespace skipstone {
 
-// Both blocks on N^c, y = (v1, v2, S12, cos phi, sin phi, s, v3, S13, S23, x3).
+// Both blocks on N^c, y = (v1, v2, S12, cos phi, sin phi, s, v3, S13, S23, x3); component k
+// at y[k * S] (S = W for the CPU backend's lanes, as in disc_transversal_rhs).
+template <int S = 1>
+SKIPSTONE_HD SKIPSTONE_INLINE void disc_rim_rhs(double kappa, double r, double eta, double G, const double* y, double* f) {
+  double fc, fs;
+  disc_transversal_rhs<S>(kappa, r, eta, y, f, fc, fs);
+  const double v1 = y[0], v2 = y[S], v3 = y[6 * S], S13 = y[7 * S], S23 = y[8 * S];
+  const double ir = 1.0 / r;
+  f[6 * S] = eta * (fs * v2 * S23 - ir * v1 * S13) - G;
+  f[7 * S] = -fc * v2 * S23 + eta * ir * v1 * v3;
+  f[8 * S] = fc * v2 * S13 - eta * fs * v2 * v3;
+  f[9 * S] = v3;
+}
+
 struct DiscRimSystem {
   double kappa, r, eta, G;
   double xi;        // sqrt(2 E1)
   double k2_total;  // 2 (E2 + G x3)
   static constexpr int N = 10;
 
-  SKIPSTONE_HD void rhs(const double* y, double* f) const {
-    double fc, fs;
-    disc_transversal_rhs(kappa, r, eta, y, f, fc, fs);
-    const double v1 = y[0], v2 = y[1], v3 = y[6], S13 = y[7], S23 = y[8];
-    const double ir = 1.0 / r;
-    f[6] = eta * (fs * v2 * S23 - ir * v1 * S13) - G;
-    f[7] = -fc * v2 * S23 + eta * ir * v1 * v3;
-    f[8] = fc * v2 * S13 - eta * fs * v2 * v3;
-    f[9] = v3;
-  }
+  SKIPSTONE_HD void rhs(const double* y, double* f) const { disc_rim_rhs(kappa, r, eta, G, y, f); }
   SKIPSTONE_HD void project(double* y) const {
     project_transversal(y, xi);
     const double k2 = y[6] * y[6] + y[7] * y[7] + y[8] * y[8];
@@ -126,39 +130,69 @@ struct DiscRollEnd {
   PlateState state;
 };
 
-template <class Sink>
-SKIPSTONE_HD TrajectoryResult run_roll4_disc(const DiscRollModel& m, PlateState s, const DiscRollOptions& opt,
-                                             Sink& sink, DiscRollEnd* end = nullptr) {
+// One roll4:disc trajectory as a resumable run: fly_to_rim() flies the flat part to the next
+// rim passage and gives its entry state; the caller integrates the passage (a RimStepper over
+// `sys`, whose steps go through rim_steps()); leave_rim() takes the passage's end and makes the
+// junction. run_roll4_disc does the passages one after the other; the CPU backend's lanes
+// (kernels/rim_lane_block.hpp) integrate the passages of several trajectories together.
+struct DiscRollRun {
+  DiscRollModel m;
+  DiscRollOptions opt;
+  DiscRimSystem sys;
   HeightStats hs;
-  hs.start(s.z);
-  const double k1_0 = plate_k1(s), k2_0 = plate_k2(s), z0 = s.z;
-  const double G = m.G;
-  const DiscRimSystem sys{-1.0 / m.R, m.r, m.eta, G, sqrt(k1_0), k2_0 + 2.0 * G * z0};
-  double max_err = 0.0;
-  const auto defect = [&](double k1, double k2, double z) {
+  double k1_0, k2_0, z0, max_err;
+  PlateState s;
+  bool on_rim, have_chord, on_plate;
+  double rho_sum[2], rho_n[2];
+  std::uint64_t chord, steps, events;
+  double t, z_end, theta;  // theta: the rim angle where the current passage started
+  Status status;
+
+  template <class Sink>
+  SKIPSTONE_HD void start(const DiscRollModel& model, const PlateState& s0, const DiscRollOptions& options,
+                          Sink& sink) {
+    m = model;
+    opt = options;
+    s = s0;
+    hs.start(s.z);
+    k1_0 = plate_k1(s);
+    k2_0 = plate_k2(s);
+    z0 = s.z;
+    sys = {-1.0 / m.R, m.r, m.eta, m.G, sqrt(k1_0), k2_0 + 2.0 * m.G * z0};
+    max_err = 0.0;
+    const double pp = dot(s.p, s.p), R2 = m.R * m.R;
+    on_rim = pp >= R2 * (1.0 - 1e-12);
+    if (on_rim) s.p = (m.R / sqrt(pp)) * s.p;
+    have_chord = on_rim;
+    rho_sum[0] = rho_sum[1] = rho_n[0] = rho_n[1] = 0.0;
+    chord = steps = events = 0;
+    t = 0.0;
+    z_end = s.z;
+    on_plate = true;
+    status = Status::finished;
+    emit_plate(sink, t, s);
+  }
+
+  // The largest relative energy defect so far, updated with (k1, k2) at height z.
+  SKIPSTONE_HD double defect(double k1, double k2, double z) {
     const double k = k1 + k2, k0 = k1_0 + k2_0;
-    const double e1 = fabs(k1 - k1_0), e2 = fabs(k2 + 2.0 * G * (z - z0) - k2_0);
+    const double e1 = fabs(k1 - k1_0), e2 = fabs(k2 + 2.0 * m.G * (z - z0) - k2_0);
     const double e = (e1 > e2 ? e1 : e2) / (k > k0 ? k : k0);
     max_err = e > max_err ? e : max_err;
     return e;
-  };
-  const double pp = dot(s.p, s.p), R2 = m.R * m.R;
-  bool on_rim = pp >= R2 * (1.0 - 1e-12);
-  if (on_rim) s.p = (m.R / sqrt(pp)) * s.p;
-  bool have_chord = on_rim;
-  double rho_sum[2] = {0.0, 0.0}, rho_n[2] = {0.0, 0.0};
-  std::uint64_t chord = 0, steps = 0, events = 0;
-  double t = 0.0, z_end = s.z;
-  bool on_plate = true;
-  Status status = Status::finished;
-  emit_plate(sink, t, s);
-  while (events < opt.max_events && t < opt.t_max) {
-    // flat part: the chord to the rim
+  }
+
+  // The flat part: the chord to the rim. Returns whether a rim passage follows (its entry state
+  // written to y), or false when the run is over.
+  template <class Sink>
+  SKIPSTONE_HD bool fly_to_rim(Sink& sink, double* y) {
+    if (!(events < opt.max_events && t < opt.t_max)) return false;
+    const double G = m.G;
     const double dt = time_to_rim(s.p, s.u, m.R, on_rim);
     const bool to_end = !(isfinite(dt) && t + dt <= opt.t_max);
     if (to_end && !isfinite(opt.t_max)) {
       status = Status::escaped;
-      break;
+      return false;
     }
     const double tf = to_end ? opt.t_max - t : dt;
     if (have_chord && tf > 0.0) {
@@ -178,26 +212,25 @@ SKIPSTONE_HD TrajectoryResult run_roll4_disc(const DiscRollModel& m, PlateState 
     hs.sample(t, s.z);
     const double err_in = defect(plate_k1(s), plate_k2(s), s.z);
     emit_plate(sink, t, s);
-    if (to_end) break;
+    if (to_end) return false;
     if (err_in > opt.energy_tolerance) {
       status = Status::energy_drift;
-      break;
+      return false;
     }
-    // curved part: one passage from the rim point where the chord ends
-    const double theta = atan2(s.p.y, s.p.x);
-    double y[10];
+    theta = atan2(s.p.y, s.p.x);
     plate_to_rim(s, theta, y);
-    DiscRimSteps<Sink> steps_sink{sink, hs, t, theta, m.R, m.r};
-    RimRun<10> run;
-    if constexpr (wants_samples<Sink>::value) {
-      SampledRimSteps<DiscRimSystem, DiscRimSteps<Sink>, Sink> sampled{
-          steps_sink, sink, sys, opt.rtol, opt.atol, t, theta, m.R, m.r, 0.0, {}};
-      run = integrate_rim<kRimExtrapolationDepth>(sys, y, opt.t_max - t, opt.rtol, opt.atol, opt.max_steps - steps,
-                                                  sampled);
-    } else {
-      run = integrate_rim<kRimExtrapolationDepth>(sys, y, opt.t_max - t, opt.rtol, opt.atol, opt.max_steps - steps,
-                                                  steps_sink);
-    }
+    return true;
+  }
+
+  // The sink of the current passage's integrator steps.
+  template <class Sink>
+  SKIPSTONE_HD DiscRimSteps<Sink> rim_steps(Sink& sink) {
+    return {sink, hs, t, theta, m.R, m.r};
+  }
+
+  // The junction after a passage. Returns whether the run goes on.
+  template <class Sink>
+  SKIPSTONE_HD bool leave_rim(const RimRun<10>& run, Sink& sink) {
     steps += run.steps;
     t = run.status == Status::finished ? opt.t_max : t + run.t;
     z_end = run.y[9];
@@ -208,7 +241,7 @@ SKIPSTONE_HD TrajectoryResult run_roll4_disc(const DiscRollModel& m, PlateState 
       const double k2 = run.y[6] * run.y[6] + run.y[7] * run.y[7] + run.y[8] * run.y[8];
       defect(k1, k2, z_end);
       hs.sample(t, z_end);
-      break;
+      return false;
     }
     ++events;
     s = rim_to_plate(run.y, theta + run.y[5] / m.R, m.R);
@@ -217,30 +250,60 @@ SKIPSTONE_HD TrajectoryResult run_roll4_disc(const DiscRollModel& m, PlateState 
     hs.sample(t, s.z);
     if (defect(plate_k1(s), plate_k2(s), s.z) > opt.energy_tolerance) {
       status = Status::energy_drift;
-      break;
+      return false;
     }
     if (!(isfinite(t) && isfinite(s.z))) {
       status = Status::non_finite;
-      break;
+      return false;
     }
+    return true;
   }
-  if (end) *end = {on_plate, s};
-  TrajectoryResult res = rolling_result(status, events, t, max_err, hs, z_end, opt.bounded_depth);
-  res.steps = steps;
-  res.rho_even = rho_n[0] > 0.0 ? rho_sum[0] / rho_n[0] : NAN;
-  res.rho_odd = rho_n[1] > 0.0 ? rho_sum[1] / rho_n[1] : NAN;
-  res.caustic_gap = fabs(res.rho_even - res.rho_odd);
-  return res;
-}
+
+  SKIPSTONE_HD double t_left() const { return opt.t_max - t; }
+  SKIPSTONE_HD std::uint64_t steps_left() const { return opt.max_steps - steps; }
+
+  SKIPSTONE_HD TrajectoryResult result() const {
+    TrajectoryResult res = rolling_result(status, events, t, max_err, hs, z_end, opt.bounded_depth);
+    res.steps = steps;
+    res.rho_even = rho_n[0] > 0.0 ? rho_sum[0] / rho_n[0] : NAN;
+    res.rho_odd = rho_n[1] > 0.0 ? rho_sum[1] / rho_n[1] : NAN;
+    res.caustic_gap = fabs(res.rho_even - res.rho_odd);
+    return res;
+  }
+};
 
 template <class Sink>
-SKIPSTONE_HD TrajectoryResult simulate_roll4_disc(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
+SKIPSTONE_HD TrajectoryResult run_roll4_disc(const DiscRollModel& m, PlateState s0, const DiscRollOptions& opt,
+                                             Sink& sink, DiscRollEnd* end = nullptr) {
+  DiscRollRun run;
+  run.start(m, s0, opt, sink);
+  double y[10];
+  while (run.fly_to_rim(sink, y)) {
+    DiscRimSteps<Sink> steps_sink = run.rim_steps(sink);
+    RimRun<10> rim;
+    if constexpr (wants_samples<Sink>::value) {
+      SampledRimSteps<DiscRimSystem, DiscRimSteps<Sink>, Sink> sampled{
+          steps_sink, sink, run.sys, opt.rtol, opt.atol, run.t, run.theta, m.R, m.r, 0.0, {}};
+      rim = integrate_rim<kRimExtrapolationDepth>(run.sys, y, run.t_left(), opt.rtol, opt.atol, run.steps_left(),
+                                                  sampled);
+    } else {
+      rim = integrate_rim<kRimExtrapolationDepth>(run.sys, y, run.t_left(), opt.rtol, opt.atol, run.steps_left(),
+                                                  steps_sink);
+    }
+    if (!run.leave_rim(rim, sink)) break;
+  }
+  if (end) *end = {run.on_plate, run.s};
+  return run.result();
+}
+
+// The model and options of one roll4:disc scan point; false: masked (the start outside C).
+SKIPSTONE_HD inline bool roll4_disc_setup(const ScanSpec& spec, const ScanPoint& pt, DiscRollModel& m, PlateState& s,
+                                          DiscRollOptions& opt) {
   const double* p = pt.p;
   const double R = p[P_R];
-  PlateState s;
   s.sheet = spec.start == StartKind::plate_minus ? -1 : 1;
   s.p = {p[P_X1], p[P_X2]};
-  if (!(dot(s.p, s.p) <= R * R * (1.0 + 1e-12))) return masked_result();
+  if (!(dot(s.p, s.p) <= R * R * (1.0 + 1e-12))) return false;
   s.u = {p[P_V1], p[P_V2]};
   s.u3 = p[P_V3];
   s.z = p[P_Z];
@@ -248,9 +311,18 @@ SKIPSTONE_HD TrajectoryResult simulate_roll4_disc(const ScanSpec& spec, const Sc
   s.A13 = p[P_S13];
   s.A23 = p[P_S23];
   const double gamma = point_gamma(spec, pt);
-  const DiscRollModel m{R, p[P_BALL_R], eta_from_gamma(gamma), rolling_gravity(pt, gamma)};
-  const DiscRollOptions opt{spec.t_max, spec.max_events, spec.energy_tolerance, spec.bounded_depth,
-                            spec.rtol,  spec.atol,       spec.max_steps};
+  m = {R, p[P_BALL_R], eta_from_gamma(gamma), rolling_gravity(pt, gamma)};
+  opt = {spec.t_max, spec.max_events, spec.energy_tolerance, spec.bounded_depth,
+         spec.rtol,  spec.atol,       spec.max_steps};
+  return true;
+}
+
+template <class Sink>
+SKIPSTONE_HD TrajectoryResult simulate_roll4_disc(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
+  DiscRollModel m;
+  PlateState s;
+  DiscRollOptions opt;
+  if (!roll4_disc_setup(spec, pt, m, s, opt)) return masked_result();
   return run_roll4_disc(m, s, opt, sink);
 }
 
