@@ -120,7 +120,7 @@ struct DiscRollTrajectories {
   }
   // The passage in lane l is over: the junction, then the flight to the next passage.
   bool next_passage(int l, Stepper& stepper, TrajectoryResult& out) {
-    if (!run[l].leave_rim(stepper.run(), sink)) {
+    if (!run[l].leave_rim(stepper.run())) {
       out = run[l].result();
       return false;
     }

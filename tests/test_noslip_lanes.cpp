@@ -7,14 +7,12 @@
 // lane round against one step() for each kind of lane.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <map>
 
-#include "backends.hpp"
+#include "lane_comparison.hpp"
 #include "noslip_lanes.hpp"
-#include "skipstone/simulate.hpp"
-#include "test_support.hpp"
 
 namespace skipstone {
 namespace {
@@ -93,23 +91,16 @@ std::vector<LaneCase> lane_cases() {
 
 TEST(NoSlipLanes, ScansMatchTheOneTrajectoryKernelBitwise) {
   for (const LaneCase& c : lane_cases()) {
-    const RunConfig rc = testing::config_from(json::parse(c.config));
-    std::vector<TrajectoryResult> out(rc.spec.count);
-    cpu::run_chunk(rc.spec, 0, rc.spec.count, out.data());
-    std::map<Status, int> seen;
+    testing::LaneScan scan;
+    testing::run_lane_scan(c.name, c.config, fields, scan);
+    if (HasFatalFailure()) return;
     std::uint64_t min_events = UINT64_MAX, max_events = 0;
-    for (std::uint64_t i = 0; i < rc.spec.count; ++i) {
-      DiscardSink sink;
-      const TrajectoryResult ref = simulate_trajectory(rc.spec, i, sink);
-      ASSERT_EQ(0, std::memcmp(&ref, &out[i], sizeof ref))
-          << c.name << ": trajectory " << i << "\n" << fields(ref) << "\n" << fields(out[i]);
-      ++seen[ref.status];
-      if (ref.status != Status::masked) {
-        min_events = std::min(min_events, ref.events);
-        max_events = std::max(max_events, ref.events);
-      }
+    for (const TrajectoryResult& r : scan.results) {
+      if (r.status == Status::masked) continue;
+      min_events = std::min(min_events, r.events);
+      max_events = std::max(max_events, r.events);
     }
-    for (Status s : c.must_see) EXPECT_GT(seen[s], 0) << c.name << ": no trajectory ended " << status_name(s);
+    for (Status s : c.must_see) EXPECT_GT(scan.seen[s], 0) << c.name << ": no trajectory ended " << status_name(s);
     if (c.lengths_differ) {
       EXPECT_LT(min_events, max_events) << c.name << ": every trajectory ran " << max_events << " impacts";
     }

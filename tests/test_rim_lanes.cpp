@@ -10,19 +10,13 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <cstring>
-#include <map>
 #include <set>
 
-#include "backends.hpp"
+#include "lane_comparison.hpp"
 #include "rim_lane_block.hpp"
-#include "skipstone/simulate.hpp"
-#include "test_support.hpp"
 
 namespace skipstone {
 namespace {
-
-using nlohmann::json;
 
 std::string fields(const TrajectoryResult& r) {
   char b[512];
@@ -105,24 +99,20 @@ std::vector<LaneCase> lane_cases() {
 
 TEST(RimLanes, ScansMatchTheOneTrajectoryKernelBitwise) {
   for (const LaneCase& c : lane_cases()) {
-    const RunConfig rc = testing::config_from(json::parse(c.config));
-    std::vector<TrajectoryResult> out(rc.spec.count);
-    cpu::run_chunk(rc.spec, 0, rc.spec.count, out.data());
-    std::map<Status, int> seen;
+    testing::LaneScan scan;
+    testing::run_lane_scan(c.name, c.config, fields, scan);
+    if (HasFatalFailure()) return;
     std::set<int> sides;
     std::set<std::uint64_t> steps;
-    for (std::uint64_t i = 0; i < rc.spec.count; ++i) {
-      DiscardSink sink;
-      const TrajectoryResult ref = simulate_trajectory(rc.spec, i, sink);
-      ASSERT_EQ(0, std::memcmp(&ref, &out[i], sizeof ref))
-          << c.name << ": trajectory " << i << "\n" << fields(ref) << "\n" << fields(out[i]);
-      ++seen[ref.status];
-      if (ref.status == Status::exited) sides.insert(ref.exit_side);
-      if (ref.status != Status::masked) steps.insert(ref.steps);
-      if (rc.spec.model == ModelKind::roll_disc && ref.status != Status::masked)
-        ASSERT_GT(ref.events, 0u) << c.name << ": trajectory " << i << " never reached the rim";
+    for (std::size_t i = 0; i < scan.results.size(); ++i) {
+      const TrajectoryResult& r = scan.results[i];
+      if (r.status == Status::exited) sides.insert(r.exit_side);
+      if (r.status != Status::masked) steps.insert(r.steps);
+      if (scan.rc.spec.model == ModelKind::roll_disc && r.status != Status::masked) {
+        EXPECT_GT(r.events, 0u) << c.name << ": trajectory " << i << " never reached the rim";
+      }
     }
-    for (Status s : c.must_see) EXPECT_GT(seen[s], 0) << c.name << ": no trajectory ended " << status_name(s);
+    for (Status s : c.must_see) EXPECT_GT(scan.seen[s], 0) << c.name << ": no trajectory ended " << status_name(s);
     if (c.both_sides) {
       EXPECT_EQ(2u, sides.size()) << c.name << ": exits on one side only";
     }

@@ -132,8 +132,8 @@ struct DiscRollEnd {
 
 // One roll4:disc trajectory as a resumable run: fly_to_rim() flies the flat part to the next
 // rim passage and gives its entry state; the caller integrates the passage (a RimStepper over
-// `sys`, whose steps go through rim_steps()); leave_rim() takes the passage's end and makes the
-// junction. run_roll4_disc does the passages one after the other; the CPU backend's lanes
+// `sys`, whose steps go to the sink rim_steps()); leave_rim() takes the passage's end and makes
+// the junction. run_roll4_disc does the passages one after the other; the CPU backend's lanes
 // (kernels/rim_lane_block.hpp) integrate the passages of several trajectories together.
 struct DiscRollRun {
   DiscRollModel m;
@@ -228,9 +228,9 @@ struct DiscRollRun {
     return {sink, hs, t, theta, m.R, m.r};
   }
 
-  // The junction after a passage. Returns whether the run goes on.
-  template <class Sink>
-  SKIPSTONE_HD bool leave_rim(const RimRun<10>& run, Sink& sink) {
+  // The junction after a passage (the passage's steps have reported it). Returns whether the
+  // run goes on.
+  SKIPSTONE_HD bool leave_rim(const RimRun<10>& run) {
     steps += run.steps;
     t = run.status == Status::finished ? opt.t_max : t + run.t;
     z_end = run.y[9];
@@ -290,7 +290,7 @@ SKIPSTONE_HD TrajectoryResult run_roll4_disc(const DiscRollModel& m, PlateState 
       rim = integrate_rim<kRimExtrapolationDepth>(run.sys, y, run.t_left(), opt.rtol, opt.atol, run.steps_left(),
                                                   steps_sink);
     }
-    if (!run.leave_rim(rim, sink)) break;
+    if (!run.leave_rim(rim)) break;
   }
   if (end) *end = {run.on_plate, run.s};
   return run.result();
