@@ -4,7 +4,12 @@
 //   u_bar = Pi u, W = S nu, S_bar = Pi S Pi, (a ^ b) w = (a.w) b - (b.w) a.
 // Host-only (Eigen); the tests compare the fast 2D/3D kernels against it.
 #pragma once
+// g++ 12 with -march=native on AVX-512 flags Eigen's own packet code (gemm packing,
+// avx512fintrin.h) as maybe-uninitialized; the warning is about Eigen, not us.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <Eigen/Dense>
+#pragma GCC diagnostic pop
 
 namespace skipstone {
 
