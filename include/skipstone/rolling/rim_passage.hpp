@@ -89,14 +89,14 @@ class RimStepper {
     for (int i = 0; i < N; ++i) out_.y[i] = y0[i];
     h_max_ = sys.h_max();
     H_ = T(0.1) * h_max_;
-    t_ = T(0);
+    out_.t = T(0);
     t_max_ = t_max;
     max_steps_ = max_steps;
     out_.status = Status::finished;
     out_.side = 0;
     out_.steps = 0;
     phase_ = Phase::advance;
-    sink.on_step(t_, out_.y);
+    sink.on_step(out_.t, out_.y);
   }
 
   SKIPSTONE_HD const T* y() const { return out_.y; }
@@ -107,7 +107,7 @@ class RimStepper {
       h = theta_ * H_;
       return true;
     }
-    if (t_ >= t_max_) {
+    if (out_.t >= t_max_) {
       phase_ = Phase::over;
       return false;
     }
@@ -117,8 +117,8 @@ class RimStepper {
       return false;
     }
     if (H_ > h_max_) H_ = h_max_;
-    last_step_ = t_ + H_ >= t_max_;
-    if (last_step_) H_ = t_max_ - t_;
+    last_step_ = out_.t + H_ >= t_max_;
+    if (last_step_) H_ = t_max_ - out_.t;
     h = H_;
     return true;
   }
@@ -126,7 +126,7 @@ class RimStepper {
   // The step named by next_step: its end state (projected here, in place) and error estimate.
   // Out of line on the GPU: inlined, the GBS loop that calls it carried all of the stepper's
   // state in registers, and ptxas spilled (float Figure-18 kernel: 164 B of spill stores at 64
-  // registers; out of line: 62 registers, no spills; double: 92 registers instead of 128).
+  // registers; out of line: 60 registers, no spills; double: 94 registers instead of 128).
   template <class Sink>
   SKIPSTONE_DEVICE_NOINLINE SKIPSTONE_HD void take(T* y_step, T err, Sink& sink) {
     if (phase_ == Phase::advance) {
@@ -138,19 +138,15 @@ class RimStepper {
       newton(y_step);
       return;
     }
-    t_ += theta_ * H_;
+    out_.t += theta_ * H_;
     for (int i = 0; i < N; ++i) out_.y[i] = y_step[i];
     out_.status = Status::exited;
     out_.side = out_.y[3] > T(0) ? 1 : -1;
-    sink.on_step(t_, out_.y);
+    sink.on_step(out_.t, out_.y);
     phase_ = Phase::over;
   }
 
-  SKIPSTONE_HD RimRun<N, T> run() const {
-    RimRun<N, T> r = out_;
-    r.t = t_;
-    return r;
-  }
+  SKIPSTONE_HD const RimRun<N, T>& run() const { return out_; }
 
  private:
   enum class Phase { advance, locate, land, over };
@@ -166,7 +162,7 @@ class RimStepper {
         return;
       }
       H_ *= gbs_step_factor<K>(err);
-      if (H_ < ScalarConstants<T>::rim_min_step * (T(1) + t_)) {
+      if (H_ < ScalarConstants<T>::rim_min_step * (T(1) + out_.t)) {
         out_.status = Status::integrator_failure;
         phase_ = Phase::over;
       }
@@ -198,8 +194,8 @@ class RimStepper {
       return;
     }
     for (int i = 0; i < N; ++i) out_.y[i] = y_new[i];
-    t_ = last_step_ ? t_max_ : t_ + H_;
-    sink.on_step(t_, out_.y);
+    out_.t = last_step_ ? t_max_ : out_.t + H_;
+    sink.on_step(out_.t, out_.y);
     bool finite = true;
     for (int i = 0; i < N; ++i) finite = finite && isfinite(out_.y[i]);
     if (!finite) {
@@ -220,13 +216,13 @@ class RimStepper {
     if (theta_ < T(0)) theta_ = T(0);
     if (theta_ > T(1)) theta_ = T(1);
     ++iteration_;
-    if (fabs(dtheta * H_) <= ScalarConstants<T>::rim_newton * (T(1) + t_) || iteration_ == kRimNewtonIterations)
+    if (fabs(dtheta * H_) <= ScalarConstants<T>::rim_newton * (T(1) + out_.t) || iteration_ == kRimNewtonIterations)
       phase_ = Phase::land;
   }
 
   Sys sys_;
-  RimRun<N, T> out_;  // y: the state at t_
-  T h_max_, H_, t_, t_max_;
+  RimRun<N, T> out_;  // the passage so far: y is the state at t
+  T h_max_, H_, t_max_;
   T theta_, lo_, hi_;
   std::uint64_t max_steps_;
   int iteration_;
