@@ -17,15 +17,15 @@ namespace skipstone::cpu {
 namespace {
 
 constexpr int kLanes = 16;  // two AVX-512 registers of doubles: the latency of one hides the other
-constexpr std::uint64_t kLaneBlock = 16 * kLanes;
 // Rim lanes: one AVX-512 register of T (measured at 256^2: 8 doubles 0.081 s, 4 0.21 s,
 // 16 0.093 s, 32 0.099 s; 16 floats 0.054 s, 8 0.093 s, 32 0.054 s).
 template <class T>
 constexpr int kRimLanes = 64 / sizeof(T);
 
+// The scan's trajectories in blocks of Block::kBlock, one block per iteration.
 template <class Block>
-void run_lane_blocks(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
-                     std::uint64_t block = kLaneBlock) {
+void run_lane_blocks(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out) {
+  constexpr std::uint64_t block = Block::kBlock;
   const std::uint64_t blocks = (count + block - 1) / block;
   thrust::counting_iterator<std::uint64_t> begin(0);
   thrust::for_each(thrust::omp::par, begin, begin + blocks, [&](std::uint64_t b) {
@@ -33,12 +33,6 @@ void run_lane_blocks(const ScanSpec& spec, std::uint64_t first, std::uint64_t co
     const std::uint64_t n = count - start < block ? count - start : block;
     Block(spec, first + start, n, out + start).run();
   });
-}
-
-template <class Trajectories, int W>
-void run_rim_lane_blocks(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out) {
-  using Block = cpu_lanes::RimLaneBlock<Trajectories, W>;
-  run_lane_blocks<Block>(spec, first, count, out, Block::kBlock);
 }
 
 // Whether any trajectory of the scan has gravity (g fixed and nonzero, or scanned).
@@ -52,17 +46,17 @@ bool scan_has_gravity(const ScanSpec& spec) {
 
 void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out) {
   using cpu_lanes::NoSlipLaneBlock;
+  using cpu_lanes::RimLaneBlock;
   if (spec.model == ModelKind::roll_disc_transversal) {
-    constexpr int Wf = kRimLanes<float>, Wd = kRimLanes<double>;
+    using cpu_lanes::TransversalTrajectories;
     if (spec.precision == Precision::float32)
-      run_rim_lane_blocks<cpu_lanes::TransversalTrajectories<float, Wf>, Wf>(spec, first, count, out);
+      run_lane_blocks<RimLaneBlock<TransversalTrajectories<float, kRimLanes<float>>>>(spec, first, count, out);
     else
-      run_rim_lane_blocks<cpu_lanes::TransversalTrajectories<double, Wd>, Wd>(spec, first, count, out);
+      run_lane_blocks<RimLaneBlock<TransversalTrajectories<double, kRimLanes<double>>>>(spec, first, count, out);
     return;
   }
   if (spec.model == ModelKind::roll_disc) {
-    constexpr int W = kRimLanes<double>;
-    run_rim_lane_blocks<cpu_lanes::DiscRollTrajectories<W>, W>(spec, first, count, out);
+    run_lane_blocks<RimLaneBlock<cpu_lanes::DiscRollTrajectories<kRimLanes<double>>>>(spec, first, count, out);
     return;
   }
   using Cylinder = CylinderTable<DiscTable>;

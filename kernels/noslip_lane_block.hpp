@@ -29,6 +29,7 @@ class NoSlipLaneBlock {
  public:
   using Lanes = NoSlipLanes<Table, V, S, kGravity, W>;
   using Stepper = typename Lanes::Stepper;
+  static constexpr std::uint64_t kBlock = 16 * W;  // trajectories per block
 
   NoSlipLaneBlock(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out)
       : spec_(spec), first_(first), count_(count), out_(out), opt_(noslip_options(spec, true, false, 0.0)) {}

@@ -49,6 +49,7 @@ struct TransversalTrajectories {
   using Scalar = T;
   using Sys = TransversalPassage<T>;
   using Stepper = RimStepper<kRimExtrapolationDepth, Sys, T>;
+  static constexpr int kLanes = W;
   static constexpr std::uint64_t kBlock = 256;  // trajectories per block (the passages are short)
 
   TransversalLanes<T, W> lanes{};
@@ -88,6 +89,7 @@ struct DiscRollTrajectories {
   using Scalar = double;
   using Sys = DiscRimSystem;
   using Stepper = RimStepper<kRimExtrapolationDepth, Sys, double>;
+  static constexpr int kLanes = W;
   static constexpr std::uint64_t kBlock = 2 * W;  // trajectories per block (each has many passages)
 
   DiscRimLanes<W> lanes{};
@@ -140,7 +142,7 @@ struct DiscRollTrajectories {
   }
 };
 
-template <class Trajectories, int W>
+template <class Trajectories>
 class RimLaneBlock {
  public:
   static constexpr std::uint64_t kBlock = Trajectories::kBlock;
@@ -156,6 +158,7 @@ class RimLaneBlock {
  private:
   using T = typename Trajectories::Scalar;
   using Stepper = typename Trajectories::Stepper;
+  static constexpr int W = Trajectories::kLanes;
   static constexpr int K = kRimExtrapolationDepth;
   static constexpr int N = Trajectories::Sys::N;
 
