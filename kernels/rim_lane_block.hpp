@@ -53,7 +53,6 @@ struct TransversalTrajectories {
   static constexpr std::uint64_t kBlock = 256;  // trajectories per block (the passages are short)
 
   TransversalLanes<T, W> lanes{};
-  Sys passage[W];
   const ScanSpec* spec;
   DiscardSink sink;
 
@@ -68,7 +67,6 @@ struct TransversalTrajectories {
       out = masked_result();
       return false;
     }
-    passage[l] = st.passage;
     stepper.start(st.passage, st.y0, T(spec->t_max), spec->max_steps, sink);
     lanes.kappa[l] = st.passage.sys.kappa;
     lanes.r[l] = st.passage.sys.r;
@@ -77,8 +75,8 @@ struct TransversalTrajectories {
   }
   void take(int, Stepper& stepper, T* y, T err) { stepper.take(y, err, sink); }
   // The passage in lane l is over: so is its trajectory.
-  bool next_passage(int l, Stepper& stepper, TrajectoryResult& out) {
-    out = disc_transversal_result(rim_passage_of(passage[l], stepper.run()));
+  bool next_passage(int, Stepper& stepper, TrajectoryResult& out) {
+    out = disc_transversal_result(rim_passage_of(stepper.system(), stepper.run()));
     return false;
   }
 };

@@ -100,6 +100,7 @@ class RimStepper {
   }
 
   SKIPSTONE_HD const T* y() const { return out_.y; }
+  SKIPSTONE_HD const Sys& system() const { return sys_; }
 
   SKIPSTONE_HD bool next_step(T& h) {
     if (phase_ == Phase::over) return false;
