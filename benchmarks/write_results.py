@@ -115,6 +115,24 @@ def kernels_section(k):
     return L
 
 
+def float_rows(L, w, label, rate_key, unit, accuracy_label, outcome_extra):
+    """Rows of a workload's float run (skipstone bench --precision float): its throughput and its
+    accuracy against the double run of the same trajectories."""
+    f = w.get("float")
+    if not isinstance(f, dict):
+        return
+    a = f["accuracy_vs_double"]
+    rtol = f["config"]["options"]["rtol"]
+    L.append(f"| {label.format(rtol=rtol)} | {spread(rate(f['backend'], rate_key))} | {unit} | float / double: "
+             f"{ratio(f['throughput_float_over_double'])} | | |")
+    diffs = "; ".join(f"\\|{name} difference\\| {e(o['abs_diff_max'])} max (median {e(o['abs_diff_median'], 2)}) "
+                      f"over {o['compared']}" for name, o in a["observables"].items())
+    outcome = "status" + (f" or {outcome_extra}" if outcome_extra else "")
+    L.append(f"| {accuracy_label}: {diffs} trajectories ending alike | {outcome} differs on {a['outcome_differs']} of "
+             f"{a['trajectories_compared']} ({100 * a['outcome_differs_fraction']:.2f}%) | trajectories | float energy "
+             f"error max {e(a['energy_error_max_float'], 2)} | | |")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     for k in ("bench", "scaling", "numpy", "scipy", "compare", "out", "commit"):
@@ -202,11 +220,15 @@ def main():
     if d_one:
         L.append(f"| No-slip disc, CPU backend, 1 thread | {spread(rate(disc['backend_1_thread'], 'impacts'))} | impacts/s | "
                  f"scaling {thr} threads / 1: {ratio(disc['scaling_all_over_1'])} | | |")
+    float_rows(L, disc, f"No-slip disc, **float** kernel, CPU backend, {thr} threads", "impacts", "impacts/s",
+               "No-slip disc float vs double, same trajectories", None)
     L.append(f"| cylinder:disc with gravity g = 1, CPU backend, {thr} threads ({cyl['trajectories']} x "
              f"{cyl['config']['stop']['max_events']} impacts) | {spread(rate(cyl['backend'], 'impacts'))} | impacts/s | | | |")
     if "backend_1_thread" in cyl:
         L.append(f"| cylinder:disc with gravity, CPU backend, 1 thread | {spread(rate(cyl['backend_1_thread'], 'impacts'))} | "
                  f"impacts/s | scaling {thr} threads / 1: {ratio(cyl['scaling_all_over_1'])} | | |")
+    float_rows(L, cyl, f"cylinder:disc with gravity, **float** kernel, CPU backend, {thr} threads", "impacts", "impacts/s",
+               "cylinder:disc float vs double, same trajectories", None)
     L.append(f"| Figure 18 (roll4:disc-transversal), {grid} grid, CPU backend, {thr} threads, per unmasked point "
              f"({f18['unmasked']} of {f18['trajectories']}) | {spread(rate(f18['backend'], 'unmasked_points'))} "
              f"| trajectories/s | | | |")
@@ -222,18 +244,9 @@ def main():
         L.append(f"| Figure 18, CPU backend, 1 thread, per unmasked point | "
                  f"{spread(rate(f18['backend_1_thread'], 'unmasked_points'))} | trajectories/s | scaling {thr} threads / 1: "
                  f"{ratio(f18['scaling_all_over_1'])} | | |")
-    f18f = f18.get("float")
-    if isinstance(f18f, dict):  # skipstone bench --precision float
-        fa = f18f["accuracy_vs_double"]
-        frt = f18f["config"]["options"]["rtol"]
-        L.append(f"| Figure 18 **float** kernel (rtol = atol = {frt:g}), same grid, CPU backend, {thr} threads, per "
-                 f"unmasked point | {spread(rate(f18f['backend'], 'unmasked_points'))} | trajectories/s | float / "
-                 f"double: {ratio(f18f['throughput_float_over_double'])} | | |")
-        L.append(f"| Figure 18 float vs double (rtol 1e-11), same pixels: \\|exit_time difference\\| over the "
-                 f"{fa['same_side_exits']} same-side exits; exit side differs | {e(fa['exit_time_abs_diff_max'])} max "
-                 f"(median {e(fa['exit_time_abs_diff_median'], 2)}); {fa['exit_side_differs']} of "
-                 f"{fa['pixels_compared']} pixels ({100 * fa['exit_side_differs_fraction']:.2f}%) | time units; pixels "
-                 f"| float energy error max {e(fa['energy_error_max_float'], 2)} | | |")
+    float_rows(L, f18, f"Figure 18 **float** kernel (rtol = atol = {{rtol:g}}), same grid, CPU backend, {thr} threads, "
+               "per unmasked point", "unmasked_points", "trajectories/s", "Figure 18 float vs double (rtol 1e-11), same "
+               "pixels", "exit side")
     L.append(f"| roll4:disc with gravity (Figure-20 setting, {r4['trajectories']} trajectories, t_max "
              f"{r4['config']['stop']['t_max']:g}; {r4['steps']} GBS steps and {r4['events']} rim passages per run), "
              f"CPU backend, {thr} threads | {spread(rate(r4['backend'], 'steps'))} | steps/s | "

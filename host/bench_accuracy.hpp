@@ -1,12 +1,15 @@
 // The accuracy cost of a float kernel, measured by `skipstone bench --precision float`: the same
-// Figure-18 scan (roll4:disc-transversal, Proposition 12) run in double and in float on one
-// backend, compared pixel by pixel: |exit_time_float - exit_time_double| (max, median) over the
-// pixels that both leave the rim on the same side, the fraction of pixels whose exit side (or
-// status) differs, and the largest energy error of the float run.
+// scan run in double and in float on one backend, compared trajectory by trajectory: how many
+// end differently (status, or exit side for the Figure-18 map, Proposition 12), the largest
+// energy error of the float run, and for each of the workload's observables the max and median
+// |float - double| over the trajectories that ended the same way with both values finite
+// (exit_time for Figure 18; the caustic radii rho_even / rho_odd of the no-slip disc, Figure 5;
+// those and the height drift z_drift for cylinder:disc with gravity, Theorem 1).
 #pragma once
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -17,30 +20,44 @@
 
 namespace skipstone::bench {
 
-struct ExitMapDifference {
-  std::uint64_t compared = 0;        // pixels unmasked in both runs
-  std::uint64_t side_differs = 0;    // exit_side or status differ
-  std::uint64_t same_side_exits = 0; // both exited on the same side
-  double max_dt = 0, median_dt = 0;  // |exit_time difference| over same_side_exits
+struct ComparedObservable {
+  std::string name;
+  double TrajectoryResult::*field;
+};
+
+struct ObservableDifference {
+  std::uint64_t compared = 0;        // trajectories where both runs have a finite value
+  double max = 0, median = 0;        // of |float - double|
+};
+
+struct RunDifference {
+  std::uint64_t compared = 0;        // trajectories unmasked in both runs
+  std::uint64_t outcome_differs = 0; // status or exit side differ
   double max_energy_error_b = 0;     // of run b (the float run)
+  std::vector<std::string> names;
+  std::vector<ObservableDifference> observables;
 
   nlohmann::json json() const {
-    return {{"pixels_compared", compared},
-            {"exit_side_differs", side_differs},
-            {"exit_side_differs_fraction", compared ? static_cast<double>(side_differs) / compared : 0.0},
-            {"same_side_exits", same_side_exits},
-            {"exit_time_abs_diff_max", max_dt},
-            {"exit_time_abs_diff_median", median_dt},
-            {"energy_error_max_float", max_energy_error_b}};
+    nlohmann::json obs = nlohmann::json::object();
+    for (std::size_t k = 0; k < names.size(); ++k)
+      obs[names[k]] = {{"compared", observables[k].compared},
+                       {"abs_diff_max", observables[k].max},
+                       {"abs_diff_median", observables[k].median}};
+    return {{"trajectories_compared", compared},
+            {"outcome_differs", outcome_differs},
+            {"outcome_differs_fraction", compared ? static_cast<double>(outcome_differs) / compared : 0.0},
+            {"energy_error_max_float", max_energy_error_b},
+            {"observables", obs}};
   }
 };
 
 // Runs scans a (reference) and b (same points, other precision or tolerances) on backend `be`
-// in chunks of at most 2^20 trajectories and compares them pixel by pixel.
-inline ExitMapDifference compare_exit_maps(Backend be, const ScanSpec& a, const ScanSpec& b) {
+// in chunks of at most 2^20 trajectories and compares them trajectory by trajectory.
+inline RunDifference compare_runs(Backend be, const ScanSpec& a, const ScanSpec& b,
+                                  const std::vector<ComparedObservable>& fields) {
   constexpr std::uint64_t kChunk = std::uint64_t{1} << 20;
-  ExitMapDifference d;
-  std::vector<double> dts;
+  RunDifference d;
+  std::vector<std::vector<double>> diffs(fields.size());
   std::vector<TrajectoryResult> ra(std::min(a.count, kChunk)), rb(ra.size());
   for (std::uint64_t first = 0; first < a.count; first += kChunk) {
     const std::uint64_t n = std::min(kChunk, a.count - first);
@@ -52,18 +69,26 @@ inline ExitMapDifference compare_exit_maps(Backend be, const ScanSpec& a, const 
       ++d.compared;
       if (std::isfinite(y.energy_error)) d.max_energy_error_b = std::max(d.max_energy_error_b, y.energy_error);
       if (x.status != y.status || x.exit_side != y.exit_side) {
-        ++d.side_differs;
+        ++d.outcome_differs;
         continue;
       }
-      if (x.status != Status::exited) continue;
-      ++d.same_side_exits;
-      dts.push_back(std::fabs(y.exit_time - x.exit_time));
+      for (std::size_t k = 0; k < fields.size(); ++k) {
+        const double u = x.*fields[k].field, v = y.*fields[k].field;
+        if (std::isfinite(u) && std::isfinite(v)) diffs[k].push_back(std::fabs(v - u));
+      }
     }
   }
-  if (!dts.empty()) {
-    d.max_dt = *std::max_element(dts.begin(), dts.end());
-    std::nth_element(dts.begin(), dts.begin() + dts.size() / 2, dts.end());
-    d.median_dt = dts[dts.size() / 2];
+  for (std::size_t k = 0; k < fields.size(); ++k) {
+    std::vector<double>& v = diffs[k];
+    ObservableDifference o;
+    o.compared = v.size();
+    if (!v.empty()) {
+      o.max = *std::max_element(v.begin(), v.end());
+      std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+      o.median = v[v.size() / 2];
+    }
+    d.names.push_back(fields[k].name);
+    d.observables.push_back(o);
   }
   return d;
 }

@@ -3,8 +3,9 @@
 // gravity), each with a warm-up, repetitions, median and spread, on the chosen backend; with
 // the machine described, a measured (CPU) or documented (GPU) FP64 peak and the fraction of it
 // reached by the disc. --scaling measures throughput against ensemble size and threads instead.
-// --precision float also runs the workloads that have a float kernel (the Figure-18 map) in
-// float and reports the accuracy cost against the double run of the same pixels.
+// --precision float also runs the workloads that have a float kernel (the disc, cylinder:disc
+// and the Figure-18 map) in float and reports the accuracy cost against the double run of the
+// same trajectories.
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -42,10 +43,13 @@ const char* const kBenchHelp =
     "--scaling: instead, disc throughput for 1e3, 1e4, ... trajectories up to\n"
     "--max-trajectories (default 1e7 on the CPU, 1e8 on CUDA; 1e4 with --quick) and, on the\n"
     "CPU, for 1, 2, ... threads.\n"
-    "--precision float: every workload runs in double as above; the Figure-18 map also runs in\n"
-    "float (rtol = atol = 1e-5; a float GBS cannot reach 1e-11), timed the same way, with its\n"
-    "accuracy cost against the double map: max and median |exit_time float - double| and the\n"
-    "fraction of pixels whose exit side differs. The other workloads are double only.\n"
+    "--precision float: every workload runs in double as above; those with a float kernel also\n"
+    "run in float, timed the same way: the disc and cylinder:disc, and the Figure-18 map (at\n"
+    "rtol = atol = 1e-5; a float GBS cannot reach 1e-11). Each reports its accuracy cost against\n"
+    "the double run of the same trajectories: the fraction whose status (or exit side) differs,\n"
+    "the float run's largest energy error, and max and median |float - double| of exit_time\n"
+    "(Figure 18), rho_even and rho_odd (disc; cylinder:disc also z_drift). roll4:disc with\n"
+    "gravity is double only.\n"
     "--json FILE: everything measured, with the machine, backend, load averages and configs.\n";
 
 namespace {
@@ -98,21 +102,33 @@ struct Workload {
   std::vector<RateDef> rates;
   FlopCount flops;  // double kernel
   json float_config;        // the float kernel's config; null: double only
+  std::vector<ComparedObservable> accuracy;  // compared between the float and double runs
 };
+
+// A workload config run by the float kernel (its defaults: kFloatEnergyTolerance, ...).
+json float_kernel_config(json config) {
+  config["options"]["precision"] = "float";
+  return config;
+}
 
 std::vector<Workload> workloads(const WorkloadSizes& z) {
   const RateDef impacts{"impacts", "impacts/s", &EnsembleTotals::events};
   const json none;
+  const std::vector<ComparedObservable> caustics = {{"rho_even", &TrajectoryResult::rho_even},
+                                                    {"rho_odd", &TrajectoryResult::rho_odd}};
   return {
       {"disc", "no-slip disc, gamma = sqrt(2/3), boundary start", disc_config(z.disc_count, z.disc_events),
-       {impacts}, {kDiscFlopsPerImpact, &EnsembleTotals::events}, none},
+       {impacts}, {kDiscFlopsPerImpact, &EnsembleTotals::events}, float_kernel_config(disc_config(z.disc_count, z.disc_events)),
+       caustics},
       {"cylinder_disc_gravity", "no-slip cylinder:disc, g = 1, impact start",
-       cylinder_config(z.cyl_count, z.cyl_events), {impacts}, {}, none},
+       cylinder_config(z.cyl_count, z.cyl_events), {impacts}, {}, float_kernel_config(cylinder_config(z.cyl_count, z.cyl_events)),
+       {caustics[0], caustics[1], {"z_drift", &TrajectoryResult::z_drift}}},
       {"figure18", "roll4:disc-transversal Figure-18 map, rtol = atol = 1e-11", figure18_grid_config(z.fig18_n),
        {{"unmasked_points", "trajectories/s", &EnsembleTotals::unmasked},
         {"all_points", "trajectories/s", &EnsembleTotals::trajectories},
         {"steps", "steps/s", &EnsembleTotals::steps}},
-       {kFigure18FlopsPerStep, &EnsembleTotals::steps}, figure18_grid_config(z.fig18_n, kFloatDefaultTolerance)},
+       {kFigure18FlopsPerStep, &EnsembleTotals::steps}, float_kernel_config(figure18_grid_config(z.fig18_n, kFloatDefaultTolerance)),
+       {{"exit_time", &TrajectoryResult::exit_time}}},
       {"roll4_disc_gravity", "roll4:disc with gravity (Figure-20 setting)",
        roll4_gravity_config(z.roll4_count, z.roll4_t_max),
        {{"steps", "steps/s", &EnsembleTotals::steps},
@@ -188,15 +204,19 @@ json float_comparison(const Workload& w, Backend b, int reps, const FmaPeak& cpu
   const std::string rate = w.rates[0].name;
   f["throughput_float_over_double"] =
       f["backend"][rate]["median"].get<double>() / double_run["backend"][rate]["median"].get<double>();
-  const ExitMapDifference d =
-      compare_exit_maps(b, workload_spec(w.config, Precision::float64), workload_spec(w.float_config, Precision::float32));
+  const RunDifference d = compare_runs(b, workload_spec(w.config, Precision::float64),
+                                       workload_spec(w.float_config, Precision::float32), w.accuracy);
   f["accuracy_vs_double"] = d.json();
   std::printf("  %-56s %.2fx\n", "throughput float / double (median)", f["throughput_float_over_double"].get<double>());
-  std::printf("  float vs double over %llu pixels: exit side differs on %llu (%.3g%%); |exit_time diff| over the\n"
-              "  %llu same-side exits: max %.3e, median %.3e; float energy error max %.2e\n",
-              static_cast<unsigned long long>(d.compared), static_cast<unsigned long long>(d.side_differs),
-              d.compared ? 100.0 * d.side_differs / d.compared : 0.0, static_cast<unsigned long long>(d.same_side_exits),
-              d.max_dt, d.median_dt, d.max_energy_error_b);
+  std::printf("  float vs double over %llu trajectories: outcome (status%s) differs on %llu (%.3g%%); float energy\n"
+              "  error max %.2e\n",
+              static_cast<unsigned long long>(d.compared), w.key == "figure18" ? ", exit side" : "",
+              static_cast<unsigned long long>(d.outcome_differs), d.compared ? 100.0 * d.outcome_differs / d.compared : 0.0,
+              d.max_energy_error_b);
+  for (std::size_t k = 0; k < d.names.size(); ++k)
+    std::printf("  |%s float - double| over %llu trajectories ending alike: max %.3e, median %.3e\n", d.names[k].c_str(),
+                static_cast<unsigned long long>(d.observables[k].compared), d.observables[k].max,
+                d.observables[k].median);
   return f;
 }
 

@@ -344,16 +344,20 @@ RunConfig parse_config(const json& j) {
 
   // --- options
   JsonReader opt = top.optional_object("options").value_or(JsonReader::empty("options"));
-  spec.energy_tolerance = opt.number_or("energy_tolerance", 1e-9);
-  spec.bounded_depth = opt.number_or("bounded_depth", 1.0);
-  spec.corner_tolerance = opt.number_or("corner_tolerance", 1e-9);
   const std::string precision = opt.string_or("precision", "double");
   if (precision != "double" && precision != "float")
     throw ConfigError("options.precision", "value \"" + precision + "\" is not allowed; allowed: double, float");
   const bool in_float = precision == "float";
-  if (in_float && spec.model != ModelKind::roll_disc_transversal)
-    throw ConfigError("options.precision", "float has a kernel only for system roll4:disc-transversal (the Figure-18 map); allowed for system " + system + ": double");
+  const bool has_float_kernel = spec.model == ModelKind::roll_disc_transversal ||
+                                (spec.table == TableKind::disc && (spec.model == ModelKind::noslip_plane ||
+                                                                   spec.model == ModelKind::noslip_cylinder));
+  if (in_float && !has_float_kernel)
+    throw ConfigError("options.precision", "float has a kernel only for systems roll4:disc-transversal (the Figure-18 map), disc and cylinder:disc; allowed for system " + system + ": double");
   spec.precision = in_float ? Precision::float32 : Precision::float64;
+  // a float no-slip run's energy defect is a few float roundings (~1e-7): its own default
+  spec.energy_tolerance = opt.number_or("energy_tolerance", in_float ? kFloatEnergyTolerance : 1e-9);
+  spec.bounded_depth = opt.number_or("bounded_depth", 1.0);
+  spec.corner_tolerance = opt.number_or("corner_tolerance", 1e-9);
   // float resolves relative errors of ~1e-7: its defaults are the measured bench setting
   const double default_tol = in_float ? kFloatDefaultTolerance : 1e-12;
   spec.rtol = opt.number_or("rtol", default_tol);

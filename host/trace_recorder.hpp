@@ -1,6 +1,6 @@
 // A sink for simulate_trajectory that records one trajectory as CSV rows: every no-slip event
 // (time, position, velocity, spin, contact point a - r nu) or every accepted integrator step of
-// a rolling model (time and state). Used by `skipstone trace`.
+// a rolling model (time and state), in the kernel's precision. Used by `skipstone trace`.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -16,15 +16,17 @@ class TraceRecorder {
  public:
   explicit TraceRecorder(double ball_radius) : r_(ball_radius) { out_.precision(17); }
 
-  void on_event(double t, Vec2 x, const State2D& s, Vec2 nu) {
+  template <class T>
+  void on_event(double t, Vec2T<T> x, const State2DT<T>& s, Vec2T<T> nu) {
     header("event,t,x,y,ux,uy,spin,contact_x,contact_y");
-    const Vec2 c = x - r_ * nu;
+    const Vec2T<T> c = x - r_ * nu;
     out_ << rows_++ << ',' << t << ',' << x.x << ',' << x.y << ',' << s.u.x << ',' << s.u.y << ',' << s.s << ','
          << c.x << ',' << c.y << '\n';
   }
-  void on_event(double t, Vec3 x, const State3D& s, Vec3 nu) {
+  template <class T>
+  void on_event(double t, Vec3T<T> x, const State3DT<T>& s, Vec3T<T> nu) {
     header("event,t,x,y,z,ux,uy,uz,wx,wy,wz,contact_x,contact_y,contact_z");
-    const Vec3 c = x - r_ * nu;
+    const Vec3T<T> c = x - r_ * nu;
     out_ << rows_++ << ',' << t << ',' << x.x << ',' << x.y << ',' << x.z << ',' << s.u.x << ',' << s.u.y << ','
          << s.u.z << ',' << s.w.x << ',' << s.w.y << ',' << s.w.z << ',' << c.x << ',' << c.y << ',' << c.z << '\n';
   }

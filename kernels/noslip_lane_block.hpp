@@ -29,10 +29,13 @@ class NoSlipLaneBlock {
  public:
   using Lanes = NoSlipLanes<Table, V, S, kGravity, W>;
   using Stepper = typename Lanes::Stepper;
+  using T = typename Lanes::T;
+  static constexpr Precision kPrecision = std::is_same_v<T, float> ? Precision::float32 : Precision::float64;
   static constexpr std::uint64_t kBlock = 16 * W;  // trajectories per block
 
   NoSlipLaneBlock(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out)
-      : spec_(spec), first_(first), count_(count), out_(out), opt_(noslip_options(spec, true, false, 0.0)) {}
+      : spec_(spec), first_(first), count_(count), out_(out),
+        opt_(noslip_options(spec, true, false, 0.0)) {}
 
   void run() {
     for (int l = 0; l < W; ++l) fill(l);
@@ -53,8 +56,8 @@ class NoSlipLaneBlock {
     while (!held_[l] && next_ < count_) {
       const std::uint64_t i = next_++;
       const ScanPoint pt = scan_point(spec_, first_ + i);
-      with_noslip_setup_of<M, TableKind::disc>(spec_, pt, [&](const NoSlipSetup<Table, V, S>& su) {
-        if (su.masked || (su.g != 0.0) != kGravity) {
+      with_noslip_setup_of<M, TableKind::disc, kPrecision>(spec_, pt, [&](const NoSlipSetup<Table, V, S>& su) {
+        if (su.masked || (su.g != T(0)) != kGravity) {
           out_[i] = run_setup(su, sink_);
           return;
         }

@@ -1,13 +1,16 @@
 // test_bench_cli.cpp — end-to-end tests of `skipstone bench`: the quick workloads and the quick
 // scaling study write valid JSON with the documented keys and positive rates, --precision float
-// adds the float Figure-18 run with its accuracy cost (the other workloads say they are double
-// only), and bad options (unknown precision or backend, a bad count) are refused by name.
+// adds the float runs of the disc, cylinder:disc and Figure-18 workloads with their accuracy cost
+// (roll4:disc says it is double only), and bad options (unknown precision or backend, a bad
+// count) are refused by name.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "cli_support.hpp"
+#include "config.hpp"
 
 namespace {
 
@@ -56,6 +59,27 @@ TEST_F(CliTest, BenchQuickWritesJsonWithPositiveRates) {
 // are loose versions of the unit test's (test_rolling_transversal.cpp) for this smaller map.
 constexpr double kQuickFloatSideDiffers = 0.05;
 constexpr double kQuickFloatMedianExitTime = 1e-3;
+// The quick no-slip runs are 64 trajectories x 2000 impacts: the float caustic radii stay within
+// ~1e-5 of the double ones (test_noslip_physics.cpp measures the float kernel against theory).
+constexpr double kQuickFloatMedianCausticRadius = 1e-4;
+
+// A workload's float run as `bench --precision float` reports it, and its accuracy against double.
+const json& expect_float_run(const json& b, const char* key, const std::vector<const char*>& observables,
+                             const char* rate) {
+  const json& f = b[key]["float"];
+  EXPECT_EQ(f["precision"], "float") << key;
+  expect_positive_rate(f["backend"], rate, key);
+  EXPECT_FALSE(f["backend"].contains("fraction_of_fp64_peak")) << key << ": float operations are not FP64 ones";
+  EXPECT_GT(f["throughput_float_over_double"].get<double>(), 0.0) << key;
+  const json& a = f["accuracy_vs_double"];
+  EXPECT_GT(a["trajectories_compared"].get<std::uint64_t>(), 50u) << key;
+  for (const char* o : observables) {
+    const json& d = a["observables"][o];
+    EXPECT_GT(d["compared"].get<std::uint64_t>(), 0u) << key << " " << o;
+    EXPECT_GE(d["abs_diff_max"].get<double>(), d["abs_diff_median"].get<double>()) << key << " " << o;
+  }
+  return a;
+}
 
 TEST_F(CliTest, BenchPrecisionFloatReportsTheAccuracyCost) {
   const fs::path out = dir_ / "bench_float.json";
@@ -64,21 +88,25 @@ TEST_F(CliTest, BenchPrecisionFloatReportsTheAccuracyCost) {
   const json j = read_json(out);
   EXPECT_EQ(j["precision"], "double and float");
   const json& b = j["benchmarks"];
-  for (const char* k : {"disc", "cylinder_disc_gravity", "roll4_disc_gravity"}) {
-    ASSERT_TRUE(b[k]["float"].is_string()) << k;
-    EXPECT_NE(b[k]["float"].get<std::string>().find("double only"), std::string::npos) << k;
-  }
-  const json& f = b["figure18"]["float"];
-  EXPECT_EQ(f["precision"], "float");
-  expect_positive_rate(f["backend"], "unmasked_points", "figure18 float");
-  EXPECT_FALSE(f["backend"].contains("fraction_of_fp64_peak")) << "float operations are not FP64 ones";
-  EXPECT_GT(f["throughput_float_over_double"].get<double>(), 0.0);
-  const json& a = f["accuracy_vs_double"];
-  EXPECT_GT(a["pixels_compared"].get<std::uint64_t>(), 500u);
-  EXPECT_LE(a["exit_side_differs_fraction"].get<double>(), kQuickFloatSideDiffers);
-  EXPECT_LT(a["exit_time_abs_diff_median"].get<double>(), kQuickFloatMedianExitTime);
-  EXPECT_GE(a["exit_time_abs_diff_max"].get<double>(), a["exit_time_abs_diff_median"].get<double>());
+  ASSERT_TRUE(b["roll4_disc_gravity"]["float"].is_string());
+  EXPECT_NE(b["roll4_disc_gravity"]["float"].get<std::string>().find("double only"), std::string::npos);
   EXPECT_NE(r.out.find("double only"), std::string::npos) << r.out;
+
+  const json& f18 = expect_float_run(b, "figure18", {"exit_time"}, "unmasked_points");
+  EXPECT_GT(f18["trajectories_compared"].get<std::uint64_t>(), 500u);
+  EXPECT_LE(f18["outcome_differs_fraction"].get<double>(), kQuickFloatSideDiffers);
+  EXPECT_LT(f18["observables"]["exit_time"]["abs_diff_median"].get<double>(), kQuickFloatMedianExitTime);
+
+  for (const char* key : {"disc", "cylinder_disc_gravity"}) {
+    const bool cylinder = std::string(key) == "cylinder_disc_gravity";
+    std::vector<const char*> obs = {"rho_even", "rho_odd"};
+    if (cylinder) obs.push_back("z_drift");
+    const json& a = expect_float_run(b, key, obs, "impacts");
+    EXPECT_EQ(a["outcome_differs"].get<std::uint64_t>(), 0u) << key << ": every run ends at its event budget";
+    EXPECT_LT(a["observables"]["rho_even"]["abs_diff_median"].get<double>(), kQuickFloatMedianCausticRadius) << key;
+    EXPECT_GT(a["energy_error_max_float"].get<double>(), 0.0) << key;
+    EXPECT_LT(a["energy_error_max_float"].get<double>(), skipstone::kFloatEnergyTolerance) << key;
+  }
 }
 
 TEST_F(CliTest, BenchScalingQuickCoversSizesAndThreads) {

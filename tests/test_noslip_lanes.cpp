@@ -3,8 +3,9 @@
 // disc and cylinder:disc scans that make lanes leave in every way there is (the event budget,
 // t_max part-way through a flight, energy drift, trajectories with the other kind of gravity or
 // masked between lane trajectories, interior and impact starts, scanned R, g, speed and gamma
-// including the specular gamma = 0, counts that are not a multiple of the lane count), and one
-// lane round against one step() for each kind of lane.
+// including the specular gamma = 0, counts that are not a multiple of the lane count), in double
+// and in float (the float kernels' lanes), and one lane round against one step() for each kind
+// of lane in both precisions.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -89,8 +90,30 @@ std::vector<LaneCase> lane_cases() {
   };
 }
 
+// The case in the float kernels: precision float, and an energy tolerance that stops float runs
+// part-way as the double one stops double runs (scaled by eps_float / eps_double = 2^29).
+std::string in_float(const char* config) {
+  json j = json::parse(config);
+  j["options"]["precision"] = "float";
+  if (j["options"].contains("energy_tolerance"))
+    j["options"]["energy_tolerance"] = j["options"]["energy_tolerance"].get<double>() * 0x1p29;
+  return j.dump();
+}
+
 TEST(NoSlipLanes, ScansMatchTheOneTrajectoryKernelBitwise) {
+  std::vector<LaneCase> cases = lane_cases();
+  std::vector<std::string> names, configs;
   for (const LaneCase& c : lane_cases()) {
+    names.push_back(std::string("float ") + c.name);
+    configs.push_back(in_float(c.config));
+  }
+  for (std::size_t i = 0, n = cases.size(); i < n; ++i) {
+    LaneCase c = cases[i];
+    c.name = names[i].c_str();
+    c.config = configs[i].c_str();
+    cases.push_back(c);
+  }
+  for (const LaneCase& c : cases) {
     testing::LaneScan scan;
     testing::run_lane_scan(c.name, c.config, fields, scan);
     if (HasFatalFailure()) return;
@@ -113,6 +136,9 @@ template <ModelKind M, class Table, class V, class S, bool kGravity>
 void expect_rounds_are_steps(json config) {
   config["stop"] = {{"max_events", 1000}};
   config.erase("options");
+  using T = scalar_of<V>;
+  constexpr Precision P = std::is_same_v<T, float> ? Precision::float32 : Precision::float64;
+  if (P == Precision::float32) config["options"] = {{"precision", "float"}};
   const RunConfig rc = testing::config_from(config);
   constexpr int W = 8;
   using Lanes = cpu_lanes::NoSlipLanes<Table, V, S, kGravity, W>;
@@ -121,9 +147,9 @@ void expect_rounds_are_steps(json config) {
   DiscardSink sink;
   for (int l = 0; l < W; ++l) {
     const ScanPoint pt = scan_point(rc.spec, static_cast<std::uint64_t>(l) + 10);
-    with_noslip_setup_of<M, TableKind::disc>(rc.spec, pt, [&](const NoSlipSetup<Table, V, S>& su) {
+    with_noslip_setup_of<M, TableKind::disc, P>(rc.spec, pt, [&](const NoSlipSetup<Table, V, S>& su) {
       ASSERT_FALSE(su.masked);
-      ASSERT_EQ(kGravity, su.g != 0.0);
+      ASSERT_EQ(kGravity, su.g != 0);
       steppers[l].start(su.table, su.k, su.g, su.start, su.opt, sink);
     });
     while (!cpu_lanes::in_lane_state(steppers[l])) ASSERT_TRUE(steppers[l].step(sink));
@@ -150,15 +176,22 @@ void expect_rounds_are_steps(json config) {
   }
 }
 
-TEST(NoSlipLanes, OneRoundIsOneStep) {
-  expect_rounds_are_steps<ModelKind::noslip_plane, DiscTable, Vec2, State2D, false>(
+template <class T>
+void expect_rounds_are_steps_in() {
+  expect_rounds_are_steps<ModelKind::noslip_plane, DiscTableT<T>, Vec2T<T>, State2DT<T>, false>(
       json::parse(lane_cases()[0].config));
+  if (::testing::Test::HasFatalFailure()) return;
   json gravity = json::parse(lane_cases()[5].config);
-  expect_rounds_are_steps<ModelKind::noslip_cylinder, CylinderTable<DiscTable>, Vec3, State3D, true>(gravity);
+  using Cylinder = CylinderTable<DiscTableT<T>>;
+  expect_rounds_are_steps<ModelKind::noslip_cylinder, Cylinder, Vec3T<T>, State3DT<T>, true>(gravity);
+  if (::testing::Test::HasFatalFailure()) return;
   json no_gravity = gravity;
   no_gravity["parameters"].erase("g");
-  expect_rounds_are_steps<ModelKind::noslip_cylinder, CylinderTable<DiscTable>, Vec3, State3D, false>(no_gravity);
+  expect_rounds_are_steps<ModelKind::noslip_cylinder, Cylinder, Vec3T<T>, State3DT<T>, false>(no_gravity);
 }
+
+TEST(NoSlipLanes, OneRoundIsOneStep) { expect_rounds_are_steps_in<double>(); }
+TEST(NoSlipLanes, OneRoundIsOneStepInFloat) { expect_rounds_are_steps_in<float>(); }
 
 }  // namespace
 }  // namespace skipstone

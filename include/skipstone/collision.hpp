@@ -16,33 +16,50 @@
 
 namespace skipstone {
 
-struct State2D {
-  Vec2 u;    // centre velocity
-  double s;  // spin, S = s J
+// In the kernels' scalar type T (double; float for the float no-slip disc kernels).
+template <class T>
+struct State2DT {
+  Vec2T<T> u;  // centre velocity
+  T s;         // spin, S = s J
 };
 
-struct State3D {
-  Vec3 u;  // centre velocity
-  Vec3 w;  // spin vector, S x = w x x
+template <class T>
+struct State3DT {
+  Vec3T<T> u;  // centre velocity
+  Vec3T<T> w;  // spin vector, S x = w x x
 };
+using State2D = State2DT<double>;
+using State3D = State3DT<double>;
 
-SKIPSTONE_HD SKIPSTONE_INLINE State2D noslip_collide(State2D in, Vec2 nu, NoSlipCoefficients k) {
-  const Vec2 tau = rot90(nu);
-  const double u_hat = dot(in.u, nu);
-  const double u_bar = dot(in.u, tau);
-  const double u_bar_new = k.c_beta * u_bar + k.s_beta * in.s;
-  const double s_new = k.s_beta * u_bar - k.c_beta * in.s;
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE State2DT<T> noslip_collide(State2DT<T> in, Vec2T<T> nu, NoSlipCoefficientsT<T> k) {
+  const Vec2T<T> tau = rot90(nu);
+  const T u_hat = dot(in.u, nu);
+  const T u_bar = dot(in.u, tau);
+  const T u_bar_new = k.c_beta * u_bar + k.s_beta * in.s;
+  const T s_new = k.s_beta * u_bar - k.c_beta * in.s;
   return {(-u_hat) * nu + u_bar_new * tau, s_new};
 }
 
-SKIPSTONE_HD SKIPSTONE_INLINE State3D noslip_collide(State3D in, Vec3 nu, NoSlipCoefficients k) {
-  const double u_hat = dot(in.u, nu);
-  const Vec3 u_bar = in.u - u_hat * nu;
-  const double s_bar = dot(in.w, nu);
-  const Vec3 W = cross(in.w, nu);
-  const Vec3 u_bar_new = k.c_beta * u_bar + k.s_beta * W;
-  const Vec3 W_new = k.s_beta * u_bar - k.c_beta * W;
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE State3DT<T> noslip_collide(State3DT<T> in, Vec3T<T> nu, NoSlipCoefficientsT<T> k) {
+  const T u_hat = dot(in.u, nu);
+  const Vec3T<T> u_bar = in.u - u_hat * nu;
+  const T s_bar = dot(in.w, nu);
+  const Vec3T<T> W = cross(in.w, nu);
+  const Vec3T<T> u_bar_new = k.c_beta * u_bar + k.s_beta * W;
+  const Vec3T<T> W_new = k.s_beta * u_bar - k.c_beta * W;
   return {u_bar_new - u_hat * nu, s_bar * nu + cross(nu, W_new)};
+}
+
+// A state in another scalar type (the float kernels' start from a double setup).
+template <class T, class U>
+SKIPSTONE_HD SKIPSTONE_INLINE State2DT<T> state_as(const State2DT<U>& s) {
+  return {vec_as<T>(s.u), static_cast<T>(s.s)};
+}
+template <class T, class U>
+SKIPSTONE_HD SKIPSTONE_INLINE State3DT<T> state_as(const State3DT<U>& s) {
+  return {vec_as<T>(s.u), vec_as<T>(s.w)};
 }
 
 }  // namespace skipstone

@@ -10,13 +10,21 @@
 namespace skipstone {
 
 
-struct NoSlipCoefficients {
-  double c_beta, s_beta;
+template <class T>
+struct NoSlipCoefficientsT {
+  T c_beta, s_beta;
 };
+using NoSlipCoefficients = NoSlipCoefficientsT<double>;
 
 SKIPSTONE_HD SKIPSTONE_INLINE NoSlipCoefficients noslip_coefficients(double gamma) {
   const double g2 = gamma * gamma;
   return {(1.0 - g2) / (1.0 + g2), 2.0 * gamma / (1.0 + g2)};
+}
+
+// The coefficients of a double setup in the float kernels' type.
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE NoSlipCoefficientsT<T> coefficients_as(NoSlipCoefficients k) {
+  return {static_cast<T>(k.c_beta), static_cast<T>(k.s_beta)};
 }
 
 // beta in [0, pi) from gamma >= 0: tan(beta/2) = gamma.

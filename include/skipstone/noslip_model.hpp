@@ -8,6 +8,8 @@
 //             that the contact point slides with tangential velocity `slip` (and `slip_z` along
 //             the axis in cylinders): slip = 0 is the rolling impact of Section 1. The
 //             collision is applied at t = 0 and counts as the first event.
+// The float kernels (disc, cylinder:disc) build the same setup in double and round it to float
+// (setup_as), so a float trajectory starts from the double one's initial condition rounded.
 #pragma once
 #include "skipstone/noslip_trajectory.hpp"
 #include "skipstone/scan_point.hpp"
@@ -38,13 +40,40 @@ SKIPSTONE_HD SKIPSTONE_INLINE Vec2 wall_direction(Vec2 nu, double angle, bool in
 // Everything one no-slip trajectory needs, built from its scan point.
 template <class Table, class V, class S>
 struct NoSlipSetup {
+  using T = scalar_of<V>;
   bool masked;  // the initial condition is outside the allowed set
   Table table;
-  NoSlipCoefficients k;
-  double g;
+  NoSlipCoefficientsT<T> k;
+  T g;
   NoSlipStart<V, S> start;
   NoSlipRunOptions opt;
 };
+
+// The round tables in the float kernels' type (radius rounded, its inverse recomputed).
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE DiscTableT<T> table_as(const DiscTable& d) {
+  return DiscTableT<T>{static_cast<T>(d.R)};
+}
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE CylinderTable<DiscTableT<T>> table_as(const CylinderTable<DiscTable>& c) {
+  return {table_as<T>(c.section)};
+}
+
+// A double setup rounded to scalar type T.
+template <class T, class Table, class V, class S>
+SKIPSTONE_HD auto setup_as(const NoSlipSetup<Table, V, S>& su) {
+  using VT = decltype(vec_as<T>(V{}));
+  using ST = decltype(state_as<T>(S{}));
+  NoSlipSetup<decltype(table_as<T>(su.table)), VT, ST> out;
+  out.masked = su.masked;
+  out.table = table_as<T>(su.table);
+  out.k = coefficients_as<T>(su.k);
+  out.g = static_cast<T>(su.g);
+  out.start = {vec_as<T>(su.start.x), state_as<T>(su.start.state), su.start.part, su.start.collide_first,
+               vec_as<T>(su.start.nu)};
+  out.opt = su.opt;
+  return out;
+}
 
 template <class Table>
 SKIPSTONE_HD NoSlipSetup<Table, Vec2, State2D> plane_setup(const Table& table, const ScanSpec& spec,
@@ -187,15 +216,22 @@ SKIPSTONE_HD void with_plane_table_of(const ScanSpec& spec, const ScanPoint& pt,
     f(polygon_table(spec, pt, T == TableKind::rectangle), false);
 }
 
-// The setup of this scan point for model M (a no-slip model) on table T, handed to `f`.
-template <ModelKind M, TableKind T, class F>
+// The setup of this scan point for model M (a no-slip model) on table T in precision P, handed
+// to `f` (float only for the disc and cylinder:disc: simulate.hpp, visit_variant).
+template <ModelKind M, TableKind T, Precision P, class F>
 SKIPSTONE_HD void with_noslip_setup_of(const ScanSpec& spec, const ScanPoint& pt, F&& f) {
+  const auto in_precision = [&](const auto& su) {
+    if constexpr (P == Precision::float32) f(setup_as<float>(su));
+    else f(su);
+  };
   if constexpr (M == ModelKind::noslip_sphere) {
     f(sphere_setup(spec, pt));
   } else if constexpr (M == ModelKind::noslip_cylinder) {
-    with_plane_table_of<T>(spec, pt, [&](const auto& t, bool caustics) { f(cylinder_setup(t, spec, pt, caustics)); });
+    with_plane_table_of<T>(spec, pt,
+                           [&](const auto& t, bool caustics) { in_precision(cylinder_setup(t, spec, pt, caustics)); });
   } else {
-    with_plane_table_of<T>(spec, pt, [&](const auto& t, bool caustics) { f(plane_setup(t, spec, pt, caustics)); });
+    with_plane_table_of<T>(spec, pt,
+                           [&](const auto& t, bool caustics) { in_precision(plane_setup(t, spec, pt, caustics)); });
   }
 }
 
@@ -205,11 +241,11 @@ SKIPSTONE_HD TrajectoryResult run_setup(const NoSlipSetup<Table, V, S>& su, Sink
   return integrate_noslip(su.table, su.k, su.g, su.start, su.opt, sink);
 }
 
-// One no-slip trajectory of model M on table T (TableKind::none for the sphere).
-template <ModelKind M, TableKind T, class Sink>
+// One no-slip trajectory of model M on table T (TableKind::none for the sphere) in precision P.
+template <ModelKind M, TableKind T, Precision P, class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_noslip_of(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
   TrajectoryResult r = masked_result();
-  with_noslip_setup_of<M, T>(spec, pt, [&](const auto& su) { r = run_setup(su, sink); });
+  with_noslip_setup_of<M, T, P>(spec, pt, [&](const auto& su) { r = run_setup(su, sink); });
   return r;
 }
 

@@ -3,7 +3,10 @@
 // no-slip map Eq. (2)/(3) at each collision, and the per-trajectory observables of MODELS.md
 // section 4 accumulated on the way in registers. The same template serves the 2D tables, the
 // sphere and the cylinders, on host and device; `Sink` receives every event (the trace
-// command records them, ensembles pass a no-op).
+// command records them, ensembles pass a no-op). The scalar type T of the flights and collisions
+// is the state's: double, or float in the float kernels of the disc and cylinder:disc (set up in
+// double, then rounded); the clock and the sums of the observables (height drift, caustic
+// radii) are double in both, so that their accuracy does not decay with the number of impacts.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -28,29 +31,45 @@ struct NoSlipRunOptions {
 };
 
 // Dimension-dependent pieces, overloaded on the state type.
-SKIPSTONE_HD SKIPSTONE_INLINE double height(Vec2 x) { return x.y; }
-SKIPSTONE_HD SKIPSTONE_INLINE double height(Vec3 x) { return x.z; }
-SKIPSTONE_HD SKIPSTONE_INLINE Vec2 gravity_vector(Vec2, double g) { return {0.0, -g}; }
-SKIPSTONE_HD SKIPSTONE_INLINE Vec3 gravity_vector(Vec3, double g) { return {0.0, 0.0, -g}; }
-SKIPSTONE_HD SKIPSTONE_INLINE Vec2 planar(Vec2 x) { return x; }
-SKIPSTONE_HD SKIPSTONE_INLINE Vec2 planar(Vec3 x) { return {x.x, x.y}; }
-SKIPSTONE_HD SKIPSTONE_INLINE double spin_sq(const State2D& s) { return s.s * s.s; }
-SKIPSTONE_HD SKIPSTONE_INLINE double spin_sq(const State3D& s) { return dot(s.w, s.w); }
-SKIPSTONE_HD SKIPSTONE_INLINE Vec3 spin_vector(const State3D& s) { return s.w; }
-SKIPSTONE_HD SKIPSTONE_INLINE void rescale(State2D& s, double f) {
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE T height(Vec2T<T> x) { return x.y; }
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE T height(Vec3T<T> x) { return x.z; }
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE Vec2T<T> gravity_vector(Vec2T<T>, T g) { return {T(0), -g}; }
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE Vec3T<T> gravity_vector(Vec3T<T>, T g) { return {T(0), T(0), -g}; }
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE Vec2T<T> planar(Vec2T<T> x) { return x; }
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE Vec2T<T> planar(Vec3T<T> x) { return {x.x, x.y}; }
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE T spin_sq(const State2DT<T>& s) { return s.s * s.s; }
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE T spin_sq(const State3DT<T>& s) { return dot(s.w, s.w); }
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE Vec3T<T> spin_vector(const State3DT<T>& s) { return s.w; }
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE Vec3T<T> spin_vector(const State2DT<T>& s) { return {T(0), T(0), s.s}; }
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE void rescale(State2DT<T>& s, same_t<T> f) {
   s.u = f * s.u;
   s.s *= f;
 }
-SKIPSTONE_HD SKIPSTONE_INLINE void rescale(State3D& s, double f) {
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE void rescale(State3DT<T>& s, same_t<T> f) {
   s.u = f * s.u;
   s.w = f * s.w;
 }
-SKIPSTONE_HD SKIPSTONE_INLINE Vec3 spin_vector(const State2D& s) { return {0.0, 0.0, s.s}; }
-SKIPSTONE_HD SKIPSTONE_INLINE Vec3 as3(Vec2 x) { return {x.x, x.y, 0.0}; }
-SKIPSTONE_HD SKIPSTONE_INLINE Vec3 as3(Vec3 x) { return x; }
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE Vec3T<T> as3(Vec2T<T> x) { return {x.x, x.y, T(0)}; }
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE Vec3T<T> as3(Vec3T<T> x) { return x; }
 // & rather than &&: no branches, so that the SIMD lanes of the CPU backend can use them.
-SKIPSTONE_HD SKIPSTONE_INLINE bool all_finite(Vec2 a) { return isfinite(a.x) & isfinite(a.y); }
-SKIPSTONE_HD SKIPSTONE_INLINE bool all_finite(Vec3 a) { return isfinite(a.x) & isfinite(a.y) & isfinite(a.z); }
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE bool all_finite(Vec2T<T> a) { return isfinite(a.x) & isfinite(a.y); }
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE bool all_finite(Vec3T<T> a) { return isfinite(a.x) & isfinite(a.y) & isfinite(a.z); }
 
 
 // The energy bookkeeping of a collision, shared by NoSlipStepper::step and the CPU backend's
@@ -60,32 +79,36 @@ SKIPSTONE_HD SKIPSTONE_INLINE bool all_finite(Vec3 a) { return isfinite(a.x) & i
 // compared with it, relative to the larger of k_target and 2 E0 (without gravity both are 2 E0,
 // whose inverse inv_k0 is known: no division next to the chain's).
 template <class S>
-SKIPSTONE_HD SKIPSTONE_ALWAYS_INLINE double twice_kinetic(const S& s) {
+SKIPSTONE_HD SKIPSTONE_ALWAYS_INLINE auto twice_kinetic(const S& s) {
   return dot(s.u, s.u) + spin_sq(s);
 }
-template <bool kGravity>
-SKIPSTONE_HD SKIPSTONE_ALWAYS_INLINE double collision_k_target(double e0, double g, double dz) {
-  return kGravity ? 2.0 * (e0 - g * dz) : 2.0 * e0;
+template <bool kGravity, class T>
+SKIPSTONE_HD SKIPSTONE_ALWAYS_INLINE T collision_k_target(T e0, same_t<T> g, same_t<T> dz) {
+  return kGravity ? T(2) * (e0 - g * dz) : T(2) * e0;
 }
-template <bool kGravity>
-SKIPSTONE_HD SKIPSTONE_ALWAYS_INLINE double energy_defect(double k_before, double k_target, double e0, double inv_k0) {
-  const double inv_scale = kGravity ? 1.0 / (k_target > 2.0 * e0 ? k_target : 2.0 * e0) : inv_k0;
+template <bool kGravity, class T>
+SKIPSTONE_HD SKIPSTONE_ALWAYS_INLINE T energy_defect(T k_before, same_t<T> k_target, same_t<T> e0, same_t<T> inv_k0) {
+  const T inv_scale = kGravity ? T(1) / (k_target > T(2) * e0 ? k_target : T(2) * e0) : inv_k0;
   return fabs(k_before - k_target) * inv_scale;
 }
 // The state after the map moved onto the energy shell k_target (one Newton step for the scale
 // factor: the defect is O(eps)).
-template <bool kGravity, class S>
-SKIPSTONE_HD SKIPSTONE_ALWAYS_INLINE S onto_energy_shell(S st, double k_target, double inv_k0) {
-  const double inv_target = kGravity ? 1.0 / k_target : inv_k0;
-  rescale(st, 1.0 - 0.5 * (twice_kinetic(st) - k_target) * inv_target);
+template <bool kGravity, class S, class T>
+SKIPSTONE_HD SKIPSTONE_ALWAYS_INLINE S onto_energy_shell(S st, T k_target, same_t<T> inv_k0) {
+  const T inv_target = kGravity ? T(1) / k_target : inv_k0;
+  rescale(st, T(1) - T(0.5) * (twice_kinetic(st) - k_target) * inv_target);
   return st;
 }
 // Whether the impact numbered `events` (from 1) is rescaled.
-SKIPSTONE_HD SKIPSTONE_ALWAYS_INLINE bool rescale_impact(std::uint64_t events, double k_target) {
-  return ((events % kRescalePeriod) == 0) & (k_target > 0.0);  // &: no branch (SIMD lanes)
+template <class T>
+SKIPSTONE_HD SKIPSTONE_ALWAYS_INLINE bool rescale_impact(std::uint64_t events, T k_target) {
+  return ((events % kRescalePeriod) == 0) & (k_target > T(0));  // &: no branch (SIMD lanes)
 }
 // Distance from the axis of the cross-section chord from a to a + d of length len (caustics).
-SKIPSTONE_HD SKIPSTONE_ALWAYS_INLINE double chord_distance(Vec2 a, Vec2 d, double len) { return fabs(cross(a, d)) / len; }
+template <class T>
+SKIPSTONE_HD SKIPSTONE_ALWAYS_INLINE T chord_distance(Vec2T<T> a, Vec2T<T> d, same_t<T> len) {
+  return fabs(cross(a, d)) / len;
+}
 
 // Start of a trajectory: position, state, the boundary part it stands on (-1: interior) and,
 // for impact starts, the wall normal of the collision to apply at t = 0.
@@ -100,14 +123,15 @@ struct NoSlipStart {
 
 template <class V>
 struct NoSlipObservers {
-  HeightStats h;  // sampled at events
-  double e0, inv_k0, max_err;  // inv_k0 = 1 / (2 E0)
+  using T = scalar_of<V>;
+  HeightStats h;          // sampled at events
+  T e0, inv_k0, max_err;  // inv_k0 = 1 / (2 E0)
   bool have_chord;
   V chord_start;
   std::uint64_t chord_index;
   double rho_sum[2], rho_n[2];
-  Vec3 axis;
-  double lat_min, lat_max;
+  Vec3T<T> axis;
+  T lat_min, lat_max;
 };
 
 // One trajectory as a resumable stepper: step() processes one collision and the flight after
@@ -115,9 +139,10 @@ struct NoSlipObservers {
 // terms on the impact-to-impact dependency chain.
 template <class Table, class V, class S, bool kGravity>
 struct NoSlipStepper {
+  using T = scalar_of<V>;
   Table table;
-  NoSlipCoefficients k;
-  double g;
+  NoSlipCoefficientsT<T> k;
+  T g;
   NoSlipRunOptions opt;
   V x, nu;
   S st;
@@ -129,7 +154,7 @@ struct NoSlipStepper {
   NoSlipObservers<V> ob;
 
   template <class Sink>
-  SKIPSTONE_HD void start(const Table& tab, NoSlipCoefficients coef, double grav, const NoSlipStart<V, S>& s0,
+  SKIPSTONE_HD void start(const Table& tab, NoSlipCoefficientsT<T> coef, T grav, const NoSlipStart<V, S>& s0,
                           const NoSlipRunOptions& options, Sink& sink) {
     table = tab;
     k = coef;
@@ -145,21 +170,21 @@ struct NoSlipStepper {
     active = true;
     status = Status::finished;
     ob.h.start(height(x));
-    ob.e0 = 0.5 * (dot(st.u, st.u) + spin_sq(st));  // kinetic energy; potential counted from z0
-    ob.inv_k0 = 1.0 / (2.0 * ob.e0);
-    ob.max_err = 0.0;
+    ob.e0 = T(0.5) * (dot(st.u, st.u) + spin_sq(st));  // kinetic energy; potential counted from z0
+    ob.inv_k0 = T(1) / (T(2) * ob.e0);
+    ob.max_err = T(0);
     ob.have_chord = s0.part >= 0;
     ob.chord_start = x;
     ob.chord_index = 0;
     ob.rho_sum[0] = ob.rho_sum[1] = ob.rho_n[0] = ob.rho_n[1] = 0.0;
-    ob.lat_min = INFINITY;
-    ob.lat_max = -INFINITY;
-    ob.axis = {0.0, 0.0, 0.0};
+    ob.lat_min = T(INFINITY);
+    ob.lat_max = -T(INFINITY);
+    ob.axis = {T(0), T(0), T(0)};
     if (opt.annulus) {
       // K = x ^ u - gamma R w is invariant under flights and impacts in the sphere; its
       // direction is the axis of the annulus holding the trajectory (Figure 6).
-      const Vec3 K = cross(as3(x), as3(st.u)) - opt.annulus_gamma_R * spin_vector(st);
-      ob.axis = (1.0 / norm(K)) * K;
+      const Vec3T<T> K = cross(as3(x), as3(st.u)) - opt.annulus_gamma_R * spin_vector(st);
+      ob.axis = (T(1) / norm(K)) * K;
     }
     sink.on_event(t, x, st, s0.nu);
   }
@@ -173,19 +198,19 @@ struct NoSlipStepper {
       // compared with it (energy_error: the largest relative defect seen), and the state after
       // the map is rescaled onto it every kRescalePeriod impacts. Without this, orbits that are
       // (nearly) periodic repeat the same rounding every period and the energy drifts linearly.
-      const double k_target = collision_k_target<kGravity>(ob.e0, g, height(x) - ob.h.z0);
-      const double k_before = twice_kinetic(st);
+      const T k_target = collision_k_target<kGravity>(ob.e0, g, height(x) - ob.h.z0);
+      const T k_before = twice_kinetic(st);
       st = noslip_collide(st, nu, k);
       ++events;
       if (rescale_impact(events, k_target)) st = onto_energy_shell<kGravity>(st, k_target, ob.inv_k0);
-      const double err = energy_defect<kGravity>(k_before, k_target, ob.e0, ob.inv_k0);
+      const T err = energy_defect<kGravity>(k_before, k_target, ob.e0, ob.inv_k0);
       ob.max_err = err > ob.max_err ? err : ob.max_err;
       ob.h.sample(t, height(x));
       if (opt.caustics) {
         if (ob.have_chord) {
-          const Vec2 a = planar(ob.chord_start), d = planar(x) - a;
-          const double len = norm(d);
-          if (len > 0.0) {
+          const Vec2T<T> a = planar(ob.chord_start), d = planar(x) - a;
+          const T len = norm(d);
+          if (len > T(0)) {
             const int parity = static_cast<int>(ob.chord_index & 1u);
             ob.rho_sum[parity] += chord_distance(a, d, len);
             ob.rho_n[parity] += 1.0;
@@ -196,9 +221,9 @@ struct NoSlipStepper {
         ob.chord_start = x;
       }
       if (opt.annulus) {
-        const Vec3 p = as3(x);
-        const double s = dot(p, ob.axis) / norm(p);
-        const double lat = asin(s > 1.0 ? 1.0 : (s < -1.0 ? -1.0 : s));
+        const Vec3T<T> p = as3(x);
+        const T s = dot(p, ob.axis) / norm(p);
+        const T lat = asin(s > T(1) ? T(1) : (s < T(-1) ? T(-1) : s));
         ob.lat_min = lat < ob.lat_min ? lat : ob.lat_min;
         ob.lat_max = lat > ob.lat_max ? lat : ob.lat_max;
       }
@@ -208,18 +233,18 @@ struct NoSlipStepper {
       if (err > opt.energy_tolerance) return finish(Status::energy_drift);
     }
     if (events >= opt.max_events || t >= opt.t_max) return finish(Status::finished);
-    const Hit<V> hit = table.next_hit(x, st.u, kGravity ? g : 0.0, last, opt.t_max - t);
+    const Hit<V> hit = table.next_hit(x, st.u, kGravity ? g : T(0), last, static_cast<T>(opt.t_max - t));
     if (hit.kind == HitKind::miss) return finish(Status::integrator_failure);
     const bool to_end = hit.kind == HitKind::none;
     if (to_end && !isfinite(opt.t_max)) return finish(Status::escaped);
-    const double dt = to_end ? opt.t_max - t : hit.t;
+    const T dt = to_end ? static_cast<T>(opt.t_max - t) : hit.t;
     if (kGravity) {
       const V acc = gravity_vector(x, g);
       // height extremum inside the flight (vertex of the parabola)
-      const double v_up = height(st.u);
-      const double tv = v_up / g;
-      if (tv > 0.0 && tv < dt) {
-        const double zv = height(x) + 0.5 * v_up * tv;
+      const T v_up = height(st.u);
+      const T tv = v_up / g;
+      if (tv > T(0) && tv < dt) {
+        const T zv = height(x) + T(0.5) * v_up * tv;
         ob.h.extremum(zv);
       }
       x = flight_position(x, st.u, acc, dt);
@@ -276,8 +301,8 @@ struct NoSlipStepper {
   }
 };
 
-template <class Table, class V, class S, bool kGravity, class Sink>
-SKIPSTONE_HD TrajectoryResult run_stepper(const Table& table, NoSlipCoefficients k, double g,
+template <class Table, class V, class S, bool kGravity, class T, class Sink>
+SKIPSTONE_HD TrajectoryResult run_stepper(const Table& table, NoSlipCoefficientsT<T> k, T g,
                                           const NoSlipStart<V, S>& start, const NoSlipRunOptions& opt, Sink& sink) {
   NoSlipStepper<Table, V, S, kGravity> s;
   s.start(table, k, g, start, opt, sink);
@@ -286,11 +311,11 @@ SKIPSTONE_HD TrajectoryResult run_stepper(const Table& table, NoSlipCoefficients
   return s.result();
 }
 
-template <class Table, class V, class S, class Sink>
-SKIPSTONE_HD TrajectoryResult integrate_noslip(const Table& table, NoSlipCoefficients k, double g,
+template <class Table, class V, class S, class T, class Sink>
+SKIPSTONE_HD TrajectoryResult integrate_noslip(const Table& table, NoSlipCoefficientsT<T> k, T g,
                                                const NoSlipStart<V, S>& start, const NoSlipRunOptions& opt,
                                                Sink& sink) {
-  if (g != 0.0) return run_stepper<Table, V, S, true>(table, k, g, start, opt, sink);
+  if (g != T(0)) return run_stepper<Table, V, S, true>(table, k, g, start, opt, sink);
   return run_stepper<Table, V, S, false>(table, k, g, start, opt, sink);
 }
 

@@ -46,13 +46,18 @@ SKIPSTONE_HD TrajectoryResult simulate_variant(const ScanSpec& spec, std::uint64
   } else if constexpr (M == ModelKind::roll_inside_cylinder) {
     return simulate_roll3_inside_cylinder(spec, pt, sink);
   } else {
-    return simulate_noslip_of<M, V::table>(spec, pt, sink);
+    return simulate_noslip_of<M, V::table, V::precision>(spec, pt, sink);
   }
 }
 
 template <ModelKind M, class F>
 void visit_table_variant(const ScanSpec& spec, F&& f) {
   constexpr Precision D = Precision::float64;
+  if (spec.precision == Precision::float32) {
+    if (spec.table != TableKind::disc) throw std::invalid_argument("float kernels of no-slip models: table disc only");
+    f(Variant<M, TableKind::disc, Precision::float32>{});
+    return;
+  }
   switch (spec.table) {
     case TableKind::disc: f(Variant<M, TableKind::disc, D>{}); return;
     case TableKind::strip: f(Variant<M, TableKind::strip, D>{}); return;
@@ -66,8 +71,9 @@ void visit_table_variant(const ScanSpec& spec, F&& f) {
   throw std::invalid_argument("no-slip model without a table");
 }
 
-// Calls f(Variant<...>{}) with the variant of spec (host side: which kernel runs a scan). The
-// float kernel exists for roll4:disc-transversal only (config validation rejects the others).
+// Calls f(Variant<...>{}) with the variant of spec (host side: which kernel runs a scan). Float
+// kernels exist for roll4:disc-transversal and for the no-slip disc and cylinder:disc (config
+// validation rejects the others).
 template <class F>
 void visit_variant(const ScanSpec& spec, F&& f) {
   constexpr Precision D = Precision::float64;

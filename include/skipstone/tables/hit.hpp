@@ -18,9 +18,9 @@ enum class HitKind : int {
 template <class V>
 struct Hit {
   HitKind kind;
-  double t;   // flight time to the collision
-  V nu;       // unit normal at the collision point, pointing into the domain of centres
-  int part;   // boundary component hit (passed back as `last` for the next flight)
+  scalar_of<V> t;  // flight time to the collision
+  V nu;            // unit normal at the collision point, pointing into the domain of centres
+  int part;        // boundary component hit (passed back as `last` for the next flight)
 };
 
 // A boundary point of a table, for initial conditions that start on the wall.
@@ -31,11 +31,15 @@ struct BoundaryPoint {
   int part;
 };
 
-SKIPSTONE_HD SKIPSTONE_INLINE Vec2 flight_position(Vec2 x, Vec2 u, Vec2 a, double t) {
-  return {x.x + t * (u.x + 0.5 * t * a.x), x.y + t * (u.y + 0.5 * t * a.y)};
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE Vec2T<T> flight_position(Vec2T<T> x, Vec2T<T> u, Vec2T<T> a, same_t<T> t) {
+  const T half = 0.5;
+  return {x.x + t * (u.x + half * t * a.x), x.y + t * (u.y + half * t * a.y)};
 }
-SKIPSTONE_HD SKIPSTONE_INLINE Vec3 flight_position(Vec3 x, Vec3 u, Vec3 a, double t) {
-  return {x.x + t * (u.x + 0.5 * t * a.x), x.y + t * (u.y + 0.5 * t * a.y), x.z + t * (u.z + 0.5 * t * a.z)};
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE Vec3T<T> flight_position(Vec3T<T> x, Vec3T<T> u, Vec3T<T> a, same_t<T> t) {
+  const T half = 0.5;
+  return {x.x + t * (u.x + half * t * a.x), x.y + t * (u.y + half * t * a.y), x.z + t * (u.z + half * t * a.z)};
 }
 
 // Inward unit normal -p/|p| of a sphere or circle of radius R = 1/inv_R at a point p on it.
@@ -43,15 +47,16 @@ SKIPSTONE_HD SKIPSTONE_INLINE Vec3 flight_position(Vec3 x, Vec3 u, Vec3 a, doubl
 // from a position settled onto the wall (the tables' settle()), so -p/R is unit to O(eps)
 // with one multiplication on the impact-to-impact dependency chain.
 template <class V>
-SKIPSTONE_HD SKIPSTONE_INLINE V round_wall_inward_normal(V p, double inv_R) {
+SKIPSTONE_HD SKIPSTONE_INLINE V round_wall_inward_normal(V p, same_t<scalar_of<V>> inv_R) {
   return (-inv_R) * p;
 }
 
 // A point within O(eps) of a sphere or circle of radius 1/inv_R, moved onto it to O(eps^2):
 // one Newton step for 1/sqrt(|p|^2 / R^2), no square root or division.
 template <class V>
-SKIPSTONE_HD SKIPSTONE_INLINE V settle_on_round_wall(V p, double inv_R) {
-  return (1.5 - 0.5 * dot(p, p) * (inv_R * inv_R)) * p;
+SKIPSTONE_HD SKIPSTONE_INLINE V settle_on_round_wall(V p, same_t<scalar_of<V>> inv_R) {
+  using T = scalar_of<V>;
+  return (T(1.5) - T(0.5) * dot(p, p) * (inv_R * inv_R)) * p;
 }
 
 // Whether a table moves the contact point of a hit onto its wall (settle(x, part)) before the
