@@ -235,7 +235,13 @@ struct NoSlipLanes {
     // the flight to the next wall point (the section's next_hit from the wall)
     const Vec2T<T> xh = planar(X), uh = planar(st.u);
     const T dt = dot(T(-2) * xh, uh) / dot(uh, uh);
-    stop |= !(dt > T(0)) | (dt > static_cast<T>(opt.t_max - t[l]));
+    // the flight's end in double, compared in double: a lane goes on only where the stepper's
+    // float limit T(t_max - t) >= dt holds too (rounding is monotone); where only the float
+    // comparison holds, the stepper does the round. Converted here, outside any select: a
+    // conversion inside one may trap (-ftrapping-math), which stops g++ from if-converting, and
+    // so from vectorising, the float lanes.
+    const double dt_wide = dt;
+    stop |= !(dt > T(0)) | (dt_wide > opt.t_max - t[l]);
     const Vec2T<T> nu_h = round_wall_inward_normal(xh + dt * uh, inv_R[l]);
     V x_next = X + dt * st.u;
     V u_next = st.u;
@@ -255,6 +261,7 @@ struct NoSlipLanes {
     V nu_next;
     if constexpr (D == 2) nu_next = nu_h;
     else nu_next = {nu_h.x, nu_h.y, T(0)};
+    const double t_next = t[l] + dt_wide, rho_wide = rho;  // converted outside the selects (above)
     const bool go = !stop & (running[l] != 0);
     running[l] = go ? 1 : 0;
     for (int k = 0; k < D; ++k) {
@@ -264,7 +271,7 @@ struct NoSlipLanes {
       chord[k][l] = go ? component(X, k) : chord[k][l];
     }
     for (int k = 0; k < DS; ++k) spin[k][l] = go ? spin_component(st, k) : spin[k][l];
-    t[l] = go ? t[l] + dt : t[l];
+    t[l] = go ? t_next : t[l];
     events[l] = go ? ev : events[l];
     max_err[l] = go ? (err > max_err[l] ? err : max_err[l]) : max_err[l];
     z_min[l] = go ? h.z_min : z_min[l];
@@ -274,9 +281,9 @@ struct NoSlipLanes {
     h_sz[l] = go ? h.sz : h_sz[l];
     h_stt[l] = go ? h.stt : h_stt[l];
     h_stz[l] = go ? h.stz : h_stz[l];
-    rho_sum0[l] = go & count_even ? rho_sum0[l] + rho : rho_sum0[l];
+    rho_sum0[l] = go & count_even ? rho_sum0[l] + rho_wide : rho_sum0[l];
     rho_n0[l] = go & count_even ? rho_n0[l] + 1.0 : rho_n0[l];
-    rho_sum1[l] = go & count_odd ? rho_sum1[l] + rho : rho_sum1[l];
+    rho_sum1[l] = go & count_odd ? rho_sum1[l] + rho_wide : rho_sum1[l];
     rho_n1[l] = go & count_odd ? rho_n1[l] + 1.0 : rho_n1[l];
     chord_odd[l] = go ? T(1) - chord_odd[l] : chord_odd[l];
   }
