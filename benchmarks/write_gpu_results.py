@@ -80,6 +80,20 @@ def main():
         L.append(f"- Figure-18 map {n}: {wall:.3f} s per map (results copied back included); target <= "
                  f"{TARGET_GPU_FIG18_S:g} s for 4096 x 4096: {'met' if n == '4096 x 4096' and wall <= 1 else 'missed'}")
         L.append("")
+    if gpu:
+        floats = [(k, w["float"]) for k, w in gpu["benchmarks"].items() if isinstance(w.get("float"), dict)]
+        if floats:
+            L += ["## CUDA float kernels against double (same trajectories)", "",
+                  "| Workload | Rate | float median | float / double | outcome differs | max \\|float - double\\| |",
+                  "|---|---|---|---|---|---|"]
+            for key, f in floats:
+                rate, unit = RATES[key][0]
+                a_ = f["accuracy_vs_double"]
+                diffs = ", ".join(f"{n} {e(o['abs_diff_max'])}" for n, o in a_["observables"].items())
+                L.append(f"| {key} | {unit} | {e(f['backend'][rate]['median'])} | "
+                         f"{f['throughput_float_over_double']:.2f}x | {a_['outcome_differs']} of "
+                         f"{a_['trajectories_compared']} | {diffs} |")
+            L.append("")
     if scal:
         L += ["## CUDA scaling (no-slip disc, 100 impacts per trajectory)", "", "| Trajectories | impacts/s |",
               "|---|---|"]

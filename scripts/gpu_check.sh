@@ -57,8 +57,8 @@ if [ "$mode" = cuda ]; then
     grep -E "registers_per_thread|block_size|warps_active|occupancy_limit" "$out/ncu.txt" | tee -a "$out/occupancy.txt" || true
   fi
 
-  echo "== skipstone bench --backend cuda"
-  "$bin" bench --backend cuda "${quick[@]}" --json "$out/bench_cuda.json" | tee "$out/bench_cuda.txt"
+  echo "== skipstone bench --backend cuda --precision float (double, and float where a kernel exists)"
+  "$bin" bench --backend cuda --precision float "${quick[@]}" --json "$out/bench_cuda.json" | tee "$out/bench_cuda.txt"
   echo "== skipstone bench --scaling --backend cuda"
   "$bin" bench --scaling --backend cuda "${quick[@]}" --json "$out/scaling_cuda.json" | tee "$out/scaling_cuda.txt"
 fi
