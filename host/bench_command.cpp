@@ -127,14 +127,15 @@ std::vector<Workload> workloads(const WorkloadSizes& z) {
        {{"unmasked_points", "trajectories/s", &EnsembleTotals::unmasked},
         {"all_points", "trajectories/s", &EnsembleTotals::trajectories},
         {"steps", "steps/s", &EnsembleTotals::steps}},
-       {kFigure18FlopsPerStep, &EnsembleTotals::steps}, float_kernel_config(figure18_grid_config(z.fig18_n, kFloatDefaultTolerance)),
+       {kFigure18FlopsPerStep, &EnsembleTotals::steps},
+       float_kernel_config(figure18_grid_config(z.fig18_n, kFloatDefaultTolerance)),
        {{"exit_time", &TrajectoryResult::exit_time}}},
       {"roll4_disc_gravity", "roll4:disc with gravity (Figure-20 setting)",
        roll4_gravity_config(z.roll4_count, z.roll4_t_max),
        {{"steps", "steps/s", &EnsembleTotals::steps},
         {"trajectories", "trajectories/s", &EnsembleTotals::trajectories},
         {"rim_passages", "passages/s", &EnsembleTotals::events}},
-       {}, none},
+       {}, none, {}},
   };
 }
 
