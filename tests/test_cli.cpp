@@ -476,6 +476,43 @@ TEST_F(CliTest, TraceOfAFloatConfigFollowsTheFloatKernel) {
   EXPECT_NEAR(last_t["float"], last_t["double"], 1e-3);
 }
 
+// The same for the float no-slip disc: the trace's last impact is the float run's final state.
+TEST_F(CliTest, TraceOfAFloatDiscConfigFollowsTheFloatKernel) {
+  const std::string disc = R"({"system": "disc", "parameters": {"gamma": 0.8},
+      "initial": {"start": "boundary", "boundary_s": 0.1, "angle": 0.7, "speed": 1.0},
+      "scan": {"type": "grid", "axes": [{"param": "spin", "min": -0.5, "max": 0.5, "n": 3}]},
+      "stop": {"max_events": 300}, "observables": ["z_final", "t_end"])";
+  const fs::path cfg_f = write_config("float.json", disc + R"(, "options": {"precision": "float"}})");
+  const fs::path cfg_d = write_config("double.json", disc + "}");
+  const CliResult rf = run(cfg_f, dir_ / "float", "--backend cpu");
+  ASSERT_EQ(rf.rc, 0) << describe(rf);
+  const auto column = [&](const char* name) {
+    const skipstone::io::NpyArray a = skipstone::io::read_npy(dir_ / "float" / name);
+    std::vector<double> v(a.bytes.size() / 8);
+    std::memcpy(v.data(), a.bytes.data(), a.bytes.size());
+    return v;
+  };
+  const std::vector<double> z_final = column("z_final.npy"), t_end = column("t_end.npy");
+  const int index = 2;
+  std::map<std::string, std::vector<std::string>> last;
+  for (const auto& [name, cfg] : std::vector<std::pair<std::string, fs::path>>{{"float", cfg_f}, {"double", cfg_d}}) {
+    const fs::path csv = dir_ / (name + ".csv");
+    const CliResult r = skipstone("trace " + shell_quote(cfg.string()) + " --index " + std::to_string(index) + " --out " +
+                                  shell_quote(csv.string()));
+    ASSERT_EQ(r.rc, 0) << describe(r);
+    const auto rows = csv_rows(read_text(csv));
+    ASSERT_EQ(rows.size(), 301u) << name;  // the start and 300 impacts
+    last[name] = rows.back();
+  }
+  // t, x, y, ... (csv_rows drops the event number): the float trace ends where the float scan's
+  // trajectory ends, to the bit
+  EXPECT_EQ(std::stod(last["float"].at(0)), t_end[index]);
+  EXPECT_EQ(std::stod(last["float"].at(2)), z_final[index]);
+  EXPECT_NE(last["float"].at(2), last["double"].at(2));
+  // the rounded coefficients shift the rotation along the wall a little every impact
+  EXPECT_NEAR(std::stod(last["float"].at(2)), std::stod(last["double"].at(2)), 1e-2);
+}
+
 TEST_F(CliTest, TraceSampleGivesTheStateEveryDt) {
   const fs::path cyl = write_config("cyl.json", R"({"system": "roll3:inside-cylinder",
       "parameters": {"R": 1.0, "r": 0.2, "eta": 0.5, "g": 9.81}, "initial": {"v1": 1.0, "v2": 0.3},
