@@ -22,6 +22,7 @@ MODELS = ["noslip_plane", "noslip_sphere", "noslip_cylinder", "roll_disc_transve
           "roll_strip", "roll_inside_cylinder", "roll_disc"]
 TABLES = ["disc", "strip", "stadium", "rectangle", "polygon", "ellipse", "sinai", "none"]
 PRECISIONS = ["double", "float"]
+GRAVITY = ["any", "none"]  # GravityKind: none = the no-slip kernel of scans with g = 0 everywhere
 BLOCK_THREADS = 256  # cub transform prefetch_policy_t<256>, seen in the kernel names
 
 
@@ -33,11 +34,11 @@ def occupancy(registers, block_threads=BLOCK_THREADS):
 
 
 def variant_of(name):
-    m = re.search(r"Variant.*?ModelKindE(\d+)E.*?TableKindE(\d+)E.*?PrecisionE(\d+)E", name)
+    m = re.search(r"Variant.*?ModelKindE(\d+)E.*?TableKindE(\d+)E.*?PrecisionE(\d+)E.*?GravityKindE(\d+)E", name)
     if not m:
         return None
-    mk, tk, pk = (int(x) for x in m.groups())
-    return {"model": MODELS[mk], "table": TABLES[tk], "precision": PRECISIONS[pk]}
+    mk, tk, pk, gk = (int(x) for x in m.groups())
+    return {"model": MODELS[mk], "table": TABLES[tk], "precision": PRECISIONS[pk], "gravity": GRAVITY[gk]}
 
 
 def main():
@@ -81,7 +82,8 @@ def main():
             current["occupancy"] = occupancy(current["registers"])
     variants = [k for k in kernels if k["variant"] and "registers" in k]
     for k in variants:
-        print(f"{k['variant']['model']:>22} {k['variant']['table']:>9} {k['variant']['precision']:>6}: "
+        print(f"{k['variant']['model']:>22} {k['variant']['table']:>9} {k['variant']['precision']:>6} "
+              f"{k['variant']['gravity']:>4}: "
               f"{k['registers']:3d} registers, stack {k.get('stack_bytes', 0)} B, spills "
               f"{k.get('spill_store_bytes', 0)}/{k.get('spill_load_bytes', 0)} B, occupancy "
               f"{100 * k['occupancy']:.1f}%", file=sys.stderr)

@@ -106,10 +106,13 @@ def kernels_section(k):
          "(no GPU was used; Nsight's achieved occupancy is recorded by scripts/gpu_check.sh where ncu exists). "
          "Stack: local memory per thread (the scan point's parameter array, indexed at run time, and the "
          "integrator's arrays); spills: registers stored to local memory.", "",
-         "| Model | Table | Precision | Registers | Stack (B) | Spill stores / loads (B) | Occupancy |",
-         "|---|---|---|---|---|---|---|"]
+         "Gravity: `any` is the kernel of no-slip scans with gravity somewhere (and of the rolling models), `none` "
+         "the one of no-slip scans with g = 0 everywhere (compiled without the gravity code).", "",
+         "| Model | Table | Precision | Gravity | Registers | Stack (B) | Spill stores / loads (B) | Occupancy |",
+         "|---|---|---|---|---|---|---|---|"]
     for r in k["kernels"]:
-        L.append(f"| {r['model']} | {r['table']} | {r['precision']} | {r['registers']} | {r['stack_bytes']} | "
+        L.append(f"| {r['model']} | {r['table']} | {r['precision']} | {r.get('gravity', 'any')} | {r['registers']} | "
+                 f"{r['stack_bytes']} | "
                  f"{r['spill_store_bytes']} / {r['spill_load_bytes']} | {100 * r['occupancy']:.1f}% |")
     L.append("")
     return L

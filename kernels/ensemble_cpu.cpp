@@ -38,13 +38,6 @@ void run_lane_blocks(const ScanSpec& spec, std::uint64_t first, std::uint64_t co
   });
 }
 
-// Whether any trajectory of the scan has gravity (g fixed and nonzero, or scanned).
-bool scan_has_gravity(const ScanSpec& spec) {
-  for (int j = 0; j < spec.n_axes; ++j)
-    if (spec.axes[j].param == P_G) return true;
-  return spec.params[P_G] != 0.0;
-}
-
 // A no-slip scan in a round wall (disc, cylinder:disc) in scalar type T, in SIMD lanes.
 template <class T>
 void run_round_wall_lanes(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out) {

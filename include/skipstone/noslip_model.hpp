@@ -235,17 +235,20 @@ SKIPSTONE_HD void with_noslip_setup_of(const ScanSpec& spec, const ScanPoint& pt
   }
 }
 
-template <class Table, class V, class S, class Sink>
+// The trajectory of a setup; GravityKind::none only where g = 0 (the host chose the kernel
+// from the scan: scan_has_gravity).
+template <GravityKind G = GravityKind::any, class Table, class V, class S, class Sink>
 SKIPSTONE_HD TrajectoryResult run_setup(const NoSlipSetup<Table, V, S>& su, Sink& sink) {
   if (su.masked) return masked_result();
-  return integrate_noslip(su.table, su.k, su.g, su.start, su.opt, sink);
+  if constexpr (G == GravityKind::none) return run_stepper<Table, V, S, false>(su.table, su.k, su.g, su.start, su.opt, sink);
+  else return integrate_noslip(su.table, su.k, su.g, su.start, su.opt, sink);
 }
 
 // One no-slip trajectory of model M on table T (TableKind::none for the sphere) in precision P.
-template <ModelKind M, TableKind T, Precision P, class Sink>
+template <ModelKind M, TableKind T, Precision P, GravityKind G, class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_noslip_of(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
   TrajectoryResult r = masked_result();
-  with_noslip_setup_of<M, T, P>(spec, pt, [&](const auto& su) { r = run_setup(su, sink); });
+  with_noslip_setup_of<M, T, P>(spec, pt, [&](const auto& su) { r = run_setup<G>(su, sink); });
   return r;
 }
 

@@ -1,5 +1,5 @@
 // One trajectory of any model from (spec, scan point). simulate_variant has the model (and
-// table, precision) fixed at compile time: what the ensemble kernels run, one kernel per
+// table, precision, gravity) fixed at compile time: what the ensemble kernels run, one kernel per
 // variant. simulate_trajectory picks the variant of a spec at run time and runs the same
 // function: the trace command and the scalar reference loops of tests and benchmarks. The sink
 // sees the events (no-slip impacts, the segment ends of roll3:strip/roll4:planes, the turns of
@@ -18,16 +18,17 @@
 
 namespace skipstone {
 
-// One kernel variant: the model, the table of a no-slip model (TableKind::none otherwise) and
-// the precision as compile-time constants. The ensemble kernel is instantiated once per variant
-// so that each holds only its own model's code and registers: one kernel for every model took
-// the register budget of the largest (the GBS integrator: 255 registers per thread on sm_90)
-// for the no-slip disc too.
-template <ModelKind M, TableKind T, Precision P>
+// One kernel variant: the model, the table of a no-slip model (TableKind::none otherwise), the
+// precision and, for no-slip models, whether any trajectory has gravity, as compile-time
+// constants. The ensemble kernel is instantiated once per variant so that each holds only its
+// own model's code and registers: one kernel for every model took the register budget of the
+// largest (the GBS integrator: 255 registers per thread on sm_90) for the no-slip disc too.
+template <ModelKind M, TableKind T, Precision P, GravityKind G>
 struct Variant {
   static constexpr ModelKind model = M;
   static constexpr TableKind table = T;
   static constexpr Precision precision = P;
+  static constexpr GravityKind gravity = G;
 };
 
 template <class V, class Sink>
@@ -46,8 +47,22 @@ SKIPSTONE_HD TrajectoryResult simulate_variant(const ScanSpec& spec, std::uint64
   } else if constexpr (M == ModelKind::roll_inside_cylinder) {
     return simulate_roll3_inside_cylinder(spec, pt, sink);
   } else {
-    return simulate_noslip_of<M, V::table, V::precision>(spec, pt, sink);
+    return simulate_noslip_of<M, V::table, V::precision, V::gravity>(spec, pt, sink);
   }
+}
+
+// Whether any trajectory of the scan has gravity (g fixed and nonzero, or scanned).
+inline bool scan_has_gravity(const ScanSpec& spec) {
+  for (int j = 0; j < spec.n_axes; ++j)
+    if (spec.axes[j].param == P_G) return true;
+  return spec.params[P_G] != 0.0;
+}
+
+// f(Variant<M, T, P, G>{}) with G from the scan (no-slip models).
+template <ModelKind M, TableKind T, Precision P, class F>
+void visit_gravity_variant(const ScanSpec& spec, F&& f) {
+  if (scan_has_gravity(spec)) f(Variant<M, T, P, GravityKind::any>{});
+  else f(Variant<M, T, P, GravityKind::none>{});
 }
 
 template <ModelKind M, class F>
@@ -55,17 +70,17 @@ void visit_table_variant(const ScanSpec& spec, F&& f) {
   constexpr Precision D = Precision::float64;
   if (spec.precision == Precision::float32) {
     if (spec.table != TableKind::disc) throw std::invalid_argument("float kernels of no-slip models: table disc only");
-    f(Variant<M, TableKind::disc, Precision::float32>{});
+    visit_gravity_variant<M, TableKind::disc, Precision::float32>(spec, f);
     return;
   }
   switch (spec.table) {
-    case TableKind::disc: f(Variant<M, TableKind::disc, D>{}); return;
-    case TableKind::strip: f(Variant<M, TableKind::strip, D>{}); return;
-    case TableKind::stadium: f(Variant<M, TableKind::stadium, D>{}); return;
-    case TableKind::rectangle: f(Variant<M, TableKind::rectangle, D>{}); return;
-    case TableKind::polygon: f(Variant<M, TableKind::polygon, D>{}); return;
-    case TableKind::ellipse: f(Variant<M, TableKind::ellipse, D>{}); return;
-    case TableKind::sinai: f(Variant<M, TableKind::sinai, D>{}); return;
+    case TableKind::disc: visit_gravity_variant<M, TableKind::disc, D>(spec, f); return;
+    case TableKind::strip: visit_gravity_variant<M, TableKind::strip, D>(spec, f); return;
+    case TableKind::stadium: visit_gravity_variant<M, TableKind::stadium, D>(spec, f); return;
+    case TableKind::rectangle: visit_gravity_variant<M, TableKind::rectangle, D>(spec, f); return;
+    case TableKind::polygon: visit_gravity_variant<M, TableKind::polygon, D>(spec, f); return;
+    case TableKind::ellipse: visit_gravity_variant<M, TableKind::ellipse, D>(spec, f); return;
+    case TableKind::sinai: visit_gravity_variant<M, TableKind::sinai, D>(spec, f); return;
     case TableKind::none: break;
   }
   throw std::invalid_argument("no-slip model without a table");
@@ -78,18 +93,19 @@ template <class F>
 void visit_variant(const ScanSpec& spec, F&& f) {
   constexpr Precision D = Precision::float64;
   constexpr TableKind none = TableKind::none;
+  constexpr GravityKind any = GravityKind::any;
   switch (spec.model) {
     case ModelKind::roll_disc_transversal:
       if (spec.precision == Precision::float32)
-        f(Variant<ModelKind::roll_disc_transversal, none, Precision::float32>{});
+        f(Variant<ModelKind::roll_disc_transversal, none, Precision::float32, any>{});
       else
-        f(Variant<ModelKind::roll_disc_transversal, none, D>{});
+        f(Variant<ModelKind::roll_disc_transversal, none, D, any>{});
       return;
-    case ModelKind::roll_disc: f(Variant<ModelKind::roll_disc, none, D>{}); return;
-    case ModelKind::roll_planes: f(Variant<ModelKind::roll_planes, none, D>{}); return;
-    case ModelKind::roll_strip: f(Variant<ModelKind::roll_strip, none, D>{}); return;
-    case ModelKind::roll_inside_cylinder: f(Variant<ModelKind::roll_inside_cylinder, none, D>{}); return;
-    case ModelKind::noslip_sphere: f(Variant<ModelKind::noslip_sphere, none, D>{}); return;
+    case ModelKind::roll_disc: f(Variant<ModelKind::roll_disc, none, D, any>{}); return;
+    case ModelKind::roll_planes: f(Variant<ModelKind::roll_planes, none, D, any>{}); return;
+    case ModelKind::roll_strip: f(Variant<ModelKind::roll_strip, none, D, any>{}); return;
+    case ModelKind::roll_inside_cylinder: f(Variant<ModelKind::roll_inside_cylinder, none, D, any>{}); return;
+    case ModelKind::noslip_sphere: visit_gravity_variant<ModelKind::noslip_sphere, none, D>(spec, f); return;
     case ModelKind::noslip_plane: visit_table_variant<ModelKind::noslip_plane>(spec, f); return;
     case ModelKind::noslip_cylinder: visit_table_variant<ModelKind::noslip_cylinder>(spec, f); return;
   }
