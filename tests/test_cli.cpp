@@ -448,6 +448,29 @@ std::vector<std::vector<std::string>> csv_rows(const std::string& text) {
   return rows;
 }
 
+// The rows (csv_rows) of `skipstone trace` of trajectory `index` of each named config.
+template <class Skipstone>
+std::map<std::string, std::vector<std::vector<std::string>>> trace_rows(
+    Skipstone&& skipstone, const fs::path& dir, const std::vector<std::pair<std::string, fs::path>>& configs, int index) {
+  std::map<std::string, std::vector<std::vector<std::string>>> out;
+  for (const auto& [name, cfg] : configs) {
+    const fs::path csv = dir / (name + ".csv");
+    const CliResult r = skipstone("trace " + shell_quote(cfg.string()) + " --index " + std::to_string(index) + " --out " +
+                                  shell_quote(csv.string()));
+    EXPECT_EQ(r.rc, 0) << describe(r);
+    out[name] = r.rc == 0 ? csv_rows(read_text(csv)) : std::vector<std::vector<std::string>>{};
+  }
+  return out;
+}
+
+// A float64 .npy file's values.
+std::vector<double> npy_doubles(const fs::path& p) {
+  const skipstone::io::NpyArray a = skipstone::io::read_npy(p);
+  std::vector<double> v(a.bytes.size() / 8);
+  std::memcpy(v.data(), a.bytes.data(), a.bytes.size());
+  return v;
+}
+
 // trace follows the kernel of the config's precision: with options.precision float it records
 // the float kernel's steps, whose last row is the float map's exit (to the bit), not the double one's.
 TEST_F(CliTest, TraceOfAFloatConfigFollowsTheFloatKernel) {
@@ -456,20 +479,15 @@ TEST_F(CliTest, TraceOfAFloatConfigFollowsTheFloatKernel) {
   const fs::path cfg_d = write_config("double.json", small_figure18(5, 20, observables));
   const CliResult rf = run(cfg_f, dir_ / "float", "--backend cpu");
   ASSERT_EQ(rf.rc, 0) << describe(rf);
-  const skipstone::io::NpyArray a = skipstone::io::read_npy(dir_ / "float" / "exit_time.npy");
-  std::vector<double> exit_time(a.bytes.size() / 8);
-  std::memcpy(exit_time.data(), a.bytes.data(), a.bytes.size());
+  const std::vector<double> exit_time = npy_doubles(dir_ / "float" / "exit_time.npy");
   const int index = 12;  // v2 = S12 = 0
   ASSERT_TRUE(std::isfinite(exit_time[index])) << "the centre pixel exits before t_max";
+  const auto rows = trace_rows([&](const std::string& args) { return skipstone(args); }, dir_,
+                               {{"float", cfg_f}, {"double", cfg_d}}, index);
   std::map<std::string, double> last_t;
-  for (const auto& [name, cfg] : std::vector<std::pair<std::string, fs::path>>{{"float", cfg_f}, {"double", cfg_d}}) {
-    const fs::path csv = dir_ / (name + ".csv");
-    const CliResult r = skipstone("trace " + shell_quote(cfg.string()) + " --index " + std::to_string(index) + " --out " +
-                                  shell_quote(csv.string()));
-    ASSERT_EQ(r.rc, 0) << describe(r);
-    const auto rows = csv_rows(read_text(csv));
-    ASSERT_GT(rows.size(), 2u) << name;
-    last_t[name] = std::stod(rows.back().at(0));
+  for (const auto& [name, r] : rows) {
+    ASSERT_GT(r.size(), 2u) << name;
+    last_t[name] = std::stod(r.back().at(0));
   }
   EXPECT_EQ(last_t["float"], exit_time[index]);
   EXPECT_NE(last_t["float"], last_t["double"]);
@@ -486,23 +504,15 @@ TEST_F(CliTest, TraceOfAFloatDiscConfigFollowsTheFloatKernel) {
   const fs::path cfg_d = write_config("double.json", disc + "}");
   const CliResult rf = run(cfg_f, dir_ / "float", "--backend cpu");
   ASSERT_EQ(rf.rc, 0) << describe(rf);
-  const auto column = [&](const char* name) {
-    const skipstone::io::NpyArray a = skipstone::io::read_npy(dir_ / "float" / name);
-    std::vector<double> v(a.bytes.size() / 8);
-    std::memcpy(v.data(), a.bytes.data(), a.bytes.size());
-    return v;
-  };
-  const std::vector<double> z_final = column("z_final.npy"), t_end = column("t_end.npy");
+  const std::vector<double> z_final = npy_doubles(dir_ / "float" / "z_final.npy");
+  const std::vector<double> t_end = npy_doubles(dir_ / "float" / "t_end.npy");
   const int index = 2;
+  const auto rows = trace_rows([&](const std::string& args) { return skipstone(args); }, dir_,
+                               {{"float", cfg_f}, {"double", cfg_d}}, index);
   std::map<std::string, std::vector<std::string>> last;
-  for (const auto& [name, cfg] : std::vector<std::pair<std::string, fs::path>>{{"float", cfg_f}, {"double", cfg_d}}) {
-    const fs::path csv = dir_ / (name + ".csv");
-    const CliResult r = skipstone("trace " + shell_quote(cfg.string()) + " --index " + std::to_string(index) + " --out " +
-                                  shell_quote(csv.string()));
-    ASSERT_EQ(r.rc, 0) << describe(r);
-    const auto rows = csv_rows(read_text(csv));
-    ASSERT_EQ(rows.size(), 301u) << name;  // the start and 300 impacts
-    last[name] = rows.back();
+  for (const auto& [name, r] : rows) {
+    ASSERT_EQ(r.size(), 301u) << name;  // the start and 300 impacts
+    last[name] = r.back();
   }
   // t, x, y, ... (csv_rows drops the event number): the float trace ends where the float scan's
   // trajectory ends, to the bit
