@@ -30,7 +30,6 @@ class NoSlipLaneBlock {
   using Lanes = NoSlipLanes<Table, V, S, kGravity, W>;
   using Stepper = typename Lanes::Stepper;
   using T = typename Lanes::T;
-  static constexpr Precision kPrecision = std::is_same_v<T, float> ? Precision::float32 : Precision::float64;
   static constexpr std::uint64_t kBlock = 16 * W;  // trajectories per block
 
   NoSlipLaneBlock(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out)
@@ -56,7 +55,7 @@ class NoSlipLaneBlock {
     while (!held_[l] && next_ < count_) {
       const std::uint64_t i = next_++;
       const ScanPoint pt = scan_point(spec_, first_ + i);
-      with_noslip_setup_of<M, TableKind::disc, kPrecision>(spec_, pt, [&](const NoSlipSetup<Table, V, S>& su) {
+      with_noslip_setup_of<M, TableKind::disc, precision_of<T>>(spec_, pt, [&](const NoSlipSetup<Table, V, S>& su) {
         if (su.masked || (su.g != T(0)) != kGravity) {
           out_[i] = run_setup(su, sink_);
           return;

@@ -137,7 +137,7 @@ void expect_rounds_are_steps(json config) {
   config["stop"] = {{"max_events", 1000}};
   config.erase("options");
   using T = scalar_of<V>;
-  constexpr Precision P = std::is_same_v<T, float> ? Precision::float32 : Precision::float64;
+  constexpr Precision P = precision_of<T>;
   if (P == Precision::float32) config["options"] = {{"precision", "float"}};
   const RunConfig rc = testing::config_from(config);
   constexpr int W = 8;

@@ -235,13 +235,11 @@ SKIPSTONE_HD void with_noslip_setup_of(const ScanSpec& spec, const ScanPoint& pt
   }
 }
 
-// The trajectory of a setup; GravityKind::none only where g = 0 (the host chose the kernel
-// from the scan: scan_has_gravity).
+// The trajectory of a setup, by a kernel of gravity kind G (integrate_noslip).
 template <GravityKind G = GravityKind::any, class Table, class V, class S, class Sink>
 SKIPSTONE_HD TrajectoryResult run_setup(const NoSlipSetup<Table, V, S>& su, Sink& sink) {
   if (su.masked) return masked_result();
-  if constexpr (G == GravityKind::none) return run_stepper<Table, V, S, false>(su.table, su.k, su.g, su.start, su.opt, sink);
-  else return integrate_noslip(su.table, su.k, su.g, su.start, su.opt, sink);
+  return integrate_noslip<G>(su.table, su.k, su.g, su.start, su.opt, sink);
 }
 
 // One no-slip trajectory of model M on table T (TableKind::none for the sphere) in precision P.

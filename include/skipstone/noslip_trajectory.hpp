@@ -170,7 +170,7 @@ struct NoSlipStepper {
     active = true;
     status = Status::finished;
     ob.h.start(height(x));
-    ob.e0 = T(0.5) * (dot(st.u, st.u) + spin_sq(st));  // kinetic energy; potential counted from z0
+    ob.e0 = T(0.5) * twice_kinetic(st);  // kinetic energy; potential counted from z0
     ob.inv_k0 = T(1) / (T(2) * ob.e0);
     ob.max_err = T(0);
     ob.have_chord = s0.part >= 0;
@@ -314,14 +314,16 @@ SKIPSTONE_HD TrajectoryResult run_stepper(const Table& table, NoSlipCoefficients
 // Whether the trajectories of a kernel may have gravity. A scan whose g is 0 at every point runs
 // a kernel without the gravity code (parabolic flights, quartic roots, the apex): on sm_90 the
 // disc kernel needs 98 registers instead of 128 with 40 B of spills in double, 80 instead of
-// 128 with 136 B of spills in float.
+// 128 with 136 B of spills in float. GravityKind::none only where g = 0 (the host chose the
+// kernel from the scan: scan_has_gravity).
 enum class GravityKind : std::int32_t { any = 0, none = 1 };
 
-template <class Table, class V, class S, class T, class Sink>
+template <GravityKind G = GravityKind::any, class Table, class V, class S, class T, class Sink>
 SKIPSTONE_HD TrajectoryResult integrate_noslip(const Table& table, NoSlipCoefficientsT<T> k, T g,
                                                const NoSlipStart<V, S>& start, const NoSlipRunOptions& opt,
                                                Sink& sink) {
-  if (g != T(0)) return run_stepper<Table, V, S, true>(table, k, g, start, opt, sink);
+  if constexpr (G == GravityKind::any)
+    if (g != T(0)) return run_stepper<Table, V, S, true>(table, k, g, start, opt, sink);
   return run_stepper<Table, V, S, false>(table, k, g, start, opt, sink);
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 namespace skipstone {
 
@@ -16,6 +17,10 @@ using std::pow;
 using std::sqrt;
 
 enum class Precision : std::int32_t { float64 = 0, float32 = 1 };
+
+// The Precision of a kernel computing in scalar type T.
+template <class T>
+constexpr Precision precision_of = std::is_same_v<T, float> ? Precision::float32 : Precision::float64;
 
 // T in a parameter list where it must not be deduced: a call deduces the scalar type from the
 // state it works on, and constants such as 0.0 or INFINITY are converted to it.

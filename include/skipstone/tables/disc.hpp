@@ -17,26 +17,27 @@ struct DiscTableT {
 
   SKIPSTONE_HD Hit<Vec2T<T>> next_hit(Vec2T<T> x, Vec2T<T> u, T g, int last, T t_limit) const {
     const Vec2T<T> no_normal = {0, 0};
+    // the root solves of a flight from the interior or under gravity, in double
+    const Vec2 xd = vec_as<double>(x), ud = vec_as<double>(u);
+    const double Rd = R;
     T t;
     if (g == T(0)) {
       const T uu = dot(u, u);
       if (last == 0) {
         t = dot(T(-2) * x, u) / uu;  // -2x is known before u: one step less on the chain
       } else {
-        const double R2 = double(R) * double(R), xu = double(x.x) * u.x + double(x.y) * u.y;
-        const double c0 = double(x.x) * x.x + double(x.y) * x.y - R2;
         double r[2];
-        const int n = quadratic_roots(c0, 2.0 * xu, double(u.x) * u.x + double(u.y) * u.y, 0.0, INFINITY, r);
+        const int n = quadratic_roots(dot(xd, xd) - Rd * Rd, 2.0 * dot(xd, ud), dot(ud, ud), 0.0, INFINITY, r);
         t = n > 0 ? T(r[n - 1]) : T(-1);
       }
       if (!(t > T(0))) return {uu > T(0) ? HitKind::miss : HitKind::none, 0, no_normal, 0};
     } else {
-      const double xs[2] = {double(x.x), double(x.y)}, us[2] = {double(u.x), double(u.y)};
+      const double xs[2] = {xd.x, xd.y}, us[2] = {ud.x, ud.y};
       const double as[2] = {0.0, -double(g)}, cs[2] = {0.0, 0.0};
-      const double ws[2] = {1.0 / (double(R) * R), 1.0 / (double(R) * R)};
+      const double ws[2] = {1.0 / (Rd * Rd), 1.0 / (Rd * Rd)};
       const QuadricFlight<2> q = quadric_flight<2>(xs, us, as, cs, ws);
       double r[4];
-      const double hi = bounded_flight_time(2.0 * R, norm(Vec2{us[0], us[1]}), us[1], g);
+      const double hi = bounded_flight_time(2.0 * Rd, norm(ud), ud.y, g);
       const int n = quadric_roots<2>(q, last == 0, hi, r);
       if (n == 0) return {HitKind::miss, 0, no_normal, 0};
       t = T(r[0]);
