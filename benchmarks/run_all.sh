@@ -2,7 +2,7 @@
 # Runs every benchmark and writes benchmarks/RESULTS.md: builds skipstone and
 # skipstone_figure18_points (scripts/setup.sh, into build/ or $SKIPSTONE_BUILD_DIR), runs
 # `skipstone bench --backend cpu --precision float` and `skipstone bench --scaling --backend cpu` (sizes up to
-# $BENCH_SCALING_MAX trajectories, default 1e7), the NumPy disc baseline, the SciPy Figure-18
+# $BENCH_SCALING_MAX trajectories, default 1e8), the NumPy disc baseline, the SciPy Figure-18
 # baseline and the Figure-18 comparison, then formats the table. Raw JSON goes to
 # $BUILD/bench-results/. It also measures strong scaling over MPI ranks (when built with MPI) and
 # the peak memory of `skipstone run` at several grid sizes ($BENCH_MEMORY_SIZES, default
@@ -55,7 +55,7 @@ echo "== skipstone bench (C++ CPU backend)"
 "$skipstone" bench --backend cpu --precision float --json "$raw/bench.json" | tee "$raw/bench.txt"
 
 echo "== skipstone bench --scaling"
-"$skipstone" bench --scaling --backend cpu --max-trajectories "${BENCH_SCALING_MAX:-1e7}" --reps 3 \
+"$skipstone" bench --scaling --backend cpu --max-trajectories "${BENCH_SCALING_MAX:-1e8}" --reps 3 \
   --json "$raw/scaling.json" | tee "$raw/scaling.txt"
 
 echo "== NumPy disc baseline"

@@ -33,6 +33,10 @@ def spread(s, digits=3):
     return text
 
 
+def seconds(t):
+    return f"{t:.3g} s" if t >= 1 else f"{1e3 * t:.3g} ms" if t >= 1e-3 else f"{1e6 * t:.3g} µs"
+
+
 def rate(entry, name):
     """The spread of one rate of a bench measurement, with the measurement's CPU utilisation."""
     r = dict(entry[name])
@@ -41,23 +45,54 @@ def rate(entry, name):
     return r
 
 
+def fixed_cost_fit(sizes):
+    """Least-squares fit of the time of one call, t = a + b N (relative residuals), over the sizes:
+    a is what a call costs whatever its size (waking the threads, the chunk, the reduction), b the
+    cost of one trajectory. Returns (a, b) in seconds, or None with fewer than two sizes."""
+    if len(sizes) < 2:
+        return None
+    # minimise sum(((a + b N - t) / t)^2): normal equations of a 2x2 weighted linear fit
+    saa = sab = sbb = sa = sb = 0.0
+    for p in sizes:
+        t, n = p["wall_seconds"]["median"], float(p["trajectories"])
+        w = 1.0 / (t * t)
+        saa += w
+        sab += w * n
+        sbb += w * n * n
+        sa += w * t
+        sb += w * t * n
+    det = saa * sbb - sab * sab
+    if det <= 0:
+        return None
+    return (sa * sbb - sb * sab) / det, (saa * sb - sab * sa) / det
+
+
 def scaling_notes(s):
     """Plain-language reading of the scaling tables: where throughput drops, and why."""
     notes = []
     sizes = s["trajectories"]
     best = max(p["impacts"]["median"] for p in sizes)
+    fit = fixed_cost_fit(sizes)
+    if fit and fit[0] > 0:
+        a, b = fit
+        notes.append(f"- Time of one run against its size (least squares over the sizes): {1e6 * a:.0f} µs whatever the size "
+                     f"(waking the threads, the chunk buffer, the reduction) plus {1e9 * b:.0f} ns per trajectory; "
+                     f"the fixed part is {100 * a / (a + b * sizes[0]['trajectories']):.0f}% of a run of "
+                     f"{sizes[0]['trajectories']:.0e} trajectories and {100 * a / (a + b * sizes[-1]['trajectories']):.2g}% "
+                     f"of one of {sizes[-1]['trajectories']:.0e}: this is why small scans run below the best rate.")
     low = [p for p in sizes if p["impacts"]["median"] < 0.9 * best]
     if not low:
         notes.append(f"- Against the number of trajectories the rate stays within 10% of its best ({e(best)}).")
     for p in low:
-        why = ("too little work per run: each thread has " + f"{p['trajectories'] * s['impacts_per_trajectory'] / p['threads']:.0e}"
-               " impacts and a run lasts " + f"{1e3 * p['wall_seconds']['median']:.1f} ms, so the fixed cost of a run "
-               "(waking the threads, the result buffer, the reduction) shows, and with other jobs on the cores ("
-               f"cpu use {100 * p['cpu_utilisation']:.0f}%) one thread losing a scheduler time slice stalls the "
-               "whole run") if p["trajectories"] <= 10000 else \
-              (f"the process had {100 * p['cpu_utilisation']:.0f}% of its threads' time (other jobs on the cores)"
-               if p["cpu_utilisation"] < 0.9 else "not explained by load (cpu use near 100%)")
-        notes.append(f"- N = {p['trajectories']:.0e}: {100 * p['impacts']['median'] / best:.0f}% of the best rate; {why}.")
+        n = p["trajectories"]
+        model = (fit[0] + fit[1] * n) if fit and fit[0] > 0 else None
+        if model and fit[0] / model > 0.1:
+            why = f"the fixed cost of a run is {100 * fit[0] / model:.0f}% of it (fit above)"
+        elif p["cpu_utilisation"] < 0.9:
+            why = f"the process had {100 * p['cpu_utilisation']:.0f}% of its threads' time (other jobs on the cores)"
+        else:
+            why = "not explained by the fixed cost of a run or by load (cpu use near 100%)"
+        notes.append(f"- N = {n:.0e}: {100 * p['impacts']['median'] / best:.0f}% of the best rate; {why}.")
     th = s.get("threads", [])
     if len(th) > 1:
         one = th[0]["impacts"]["median"]
@@ -325,12 +360,14 @@ def main():
     s = sc["scaling"]
     L.append("## Scaling")
     L.append("")
-    L.append(f"`skipstone bench --scaling` ({s['workload']}), median (min – max) of {sc['reps']} runs after a warm-up:")
+    L.append(f"`skipstone bench --scaling` ({s['workload']}), median (min – max) of {sc['reps']} samples after a "
+             "warm-up; a sample of a short scan repeats it until the sample lasts 0.25 s (calls per sample):")
     L.append("")
-    L.append("| Trajectories | Threads | impacts/s | cpu use |")
-    L.append("|---|---|---|---|")
+    L.append("| Trajectories | Threads | impacts/s | time per call | calls per sample | cpu use |")
+    L.append("|---|---|---|---|---|---|")
     for p in s["trajectories"] + s.get("threads", []):
         L.append(f"| {p['trajectories']:.0e} | {p['threads']} | {spread(p['impacts'])} | "
+                 f"{seconds(p['wall_seconds']['median'])} | {p.get('calls_per_sample', 1)} | "
                  f"{100 * p['cpu_utilisation']:.0f}% |")
     L.append("")
     L += scaling_notes(s)

@@ -1,5 +1,6 @@
 // The accuracy cost of a float kernel, measured by `skipstone bench --precision float`: the same
-// scan run in double and in float on one backend, compared trajectory by trajectory: how many
+// scan run in double and in float on one backend (the outcomes kept from each workload's warm-up
+// run, so the comparison costs no run of its own), compared trajectory by trajectory: how many
 // end differently (status, or exit side for the Figure-18 map, Proposition 12), the largest
 // energy error of the float run, and for each of the workload's observables the max and median
 // |float - double| over the trajectories that ended the same way with both values finite
@@ -9,20 +10,48 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "backend.hpp"
 #include "skipstone/result.hpp"
-#include "skipstone/scan_spec.hpp"
 
 namespace skipstone::bench {
 
 struct ComparedObservable {
   std::string name;
   double TrajectoryResult::*field;
+};
+
+// The per-trajectory outcomes of one run that a comparison reads, appended chunk by chunk.
+class RunRecord {
+ public:
+  explicit RunRecord(std::vector<ComparedObservable> fields) : fields_(std::move(fields)), values_(fields_.size()) {}
+
+  void append(const TrajectoryResult* r, std::uint64_t n) {
+    for (std::uint64_t i = 0; i < n; ++i) {
+      status_.push_back(r[i].status);
+      exit_side_.push_back(r[i].exit_side);
+      energy_error_.push_back(r[i].energy_error);
+      for (std::size_t k = 0; k < fields_.size(); ++k) values_[k].push_back(r[i].*fields_[k].field);
+    }
+  }
+  std::uint64_t size() const { return status_.size(); }
+  const std::vector<ComparedObservable>& fields() const { return fields_; }
+  Status status(std::uint64_t i) const { return status_[i]; }
+  std::int32_t exit_side(std::uint64_t i) const { return exit_side_[i]; }
+  double energy_error(std::uint64_t i) const { return energy_error_[i]; }
+  double value(std::size_t field, std::uint64_t i) const { return values_[field][i]; }
+
+ private:
+  std::vector<ComparedObservable> fields_;
+  std::vector<Status> status_;
+  std::vector<std::int32_t> exit_side_;
+  std::vector<double> energy_error_;
+  std::vector<std::vector<double>> values_;  // [field][trajectory]
 };
 
 struct ObservableDifference {
@@ -51,34 +80,28 @@ struct RunDifference {
   }
 };
 
-// Runs scans a (reference) and b (same points, other precision or tolerances) on backend `be`
-// in chunks of at most 2^20 trajectories and compares them trajectory by trajectory.
-inline RunDifference compare_runs(Backend be, const ScanSpec& a, const ScanSpec& b,
-                                  const std::vector<ComparedObservable>& fields) {
-  constexpr std::uint64_t kChunk = std::uint64_t{1} << 20;
+// Compares run a (the reference) with run b (the same scan in another precision or at other
+// tolerances) trajectory by trajectory, on a's observables.
+inline RunDifference compare_runs(const RunRecord& a, const RunRecord& b) {
+  if (a.size() != b.size() || a.fields().size() != b.fields().size())
+    throw std::logic_error("compare_runs: the two runs cover different scans or observables");
+  const std::size_t nf = a.fields().size();
   RunDifference d;
-  std::vector<std::vector<double>> diffs(fields.size());
-  std::vector<TrajectoryResult> ra(std::min(a.count, kChunk)), rb(ra.size());
-  for (std::uint64_t first = 0; first < a.count; first += kChunk) {
-    const std::uint64_t n = std::min(kChunk, a.count - first);
-    run_chunk(be, a, first, n, ra.data());
-    run_chunk(be, b, first, n, rb.data());
-    for (std::uint64_t i = 0; i < n; ++i) {
-      const TrajectoryResult &x = ra[i], &y = rb[i];
-      if (x.status == Status::masked || y.status == Status::masked) continue;
-      ++d.compared;
-      if (std::isfinite(y.energy_error)) d.max_energy_error_b = std::max(d.max_energy_error_b, y.energy_error);
-      if (x.status != y.status || x.exit_side != y.exit_side) {
-        ++d.outcome_differs;
-        continue;
-      }
-      for (std::size_t k = 0; k < fields.size(); ++k) {
-        const double u = x.*fields[k].field, v = y.*fields[k].field;
-        if (std::isfinite(u) && std::isfinite(v)) diffs[k].push_back(std::fabs(v - u));
-      }
+  std::vector<std::vector<double>> diffs(nf);
+  for (std::uint64_t i = 0; i < a.size(); ++i) {
+    if (a.status(i) == Status::masked || b.status(i) == Status::masked) continue;
+    ++d.compared;
+    if (std::isfinite(b.energy_error(i))) d.max_energy_error_b = std::max(d.max_energy_error_b, b.energy_error(i));
+    if (a.status(i) != b.status(i) || a.exit_side(i) != b.exit_side(i)) {
+      ++d.outcome_differs;
+      continue;
+    }
+    for (std::size_t k = 0; k < nf; ++k) {
+      const double u = a.value(k, i), v = b.value(k, i);
+      if (std::isfinite(u) && std::isfinite(v)) diffs[k].push_back(std::fabs(v - u));
     }
   }
-  for (std::size_t k = 0; k < fields.size(); ++k) {
+  for (std::size_t k = 0; k < nf; ++k) {
     std::vector<double>& v = diffs[k];
     ObservableDifference o;
     o.compared = v.size();
@@ -87,7 +110,7 @@ inline RunDifference compare_runs(Backend be, const ScanSpec& a, const ScanSpec&
       std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
       o.median = v[v.size() / 2];
     }
-    d.names.push_back(fields[k].name);
+    d.names.push_back(a.fields()[k].name);
     d.observables.push_back(o);
   }
   return d;

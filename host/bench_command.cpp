@@ -41,8 +41,8 @@ const char* const kBenchHelp =
     "a GPU; --quick makes them tiny (a smoke test, 2 runs unless --reps).\n"
     "\n"
     "--scaling: instead, disc throughput for 1e3, 1e4, ... trajectories up to\n"
-    "--max-trajectories (default 1e7 on the CPU, 1e8 on CUDA; 1e4 with --quick) and, on the\n"
-    "CPU, for 1, 2, ... threads.\n"
+    "--max-trajectories (default 1e8, about 2 minutes on 2 CPU cores; 1e4 with --quick) and, on\n"
+    "the CPU, for 1, 2, ... threads; a sample repeats a short scan until it lasts 0.25 s.\n"
     "--precision float: every workload runs in double as above; those with a float kernel also\n"
     "run in float, timed the same way: the disc and cylinder:disc, and the Figure-18 map (at\n"
     "rtol = atol = 1e-5; a float GBS cannot reach 1e-11). Each reports its accuracy cost against\n"
@@ -139,16 +139,12 @@ std::vector<Workload> workloads(const WorkloadSizes& z) {
   };
 }
 
-ScanSpec workload_spec(const json& config, Precision p) {
-  ScanSpec spec = parse_config(config).spec;
-  spec.precision = p;
-  return spec;
-}
-
-json run_workload(const Workload& w, Backend b, int reps, const FmaPeak& cpu_peak, double gpu_peak, Precision p) {
+// Times a workload in precision p; with a record, its warm-up run's outcomes are kept there.
+json run_workload(const Workload& w, Backend b, int reps, const FmaPeak& cpu_peak, double gpu_peak, Precision p,
+                  RunRecord* record) {
   const bool in_float = p == Precision::float32;
   const RunConfig rc = parse_config(in_float ? w.float_config : w.config);
-  const ScanSpec spec = workload_spec(in_float ? w.float_config : w.config, p);
+  const ScanSpec& spec = rc.spec;
   const bool on_cpu = b == Backend::cpu;
   if (in_float)
     std::printf("%s, FLOAT kernel instead, at rtol %.0e, atol %.0e: %llu trajectories\n", w.title.c_str(), spec.rtol, spec.atol,
@@ -156,6 +152,7 @@ json run_workload(const Workload& w, Backend b, int reps, const FmaPeak& cpu_pea
   else
     std::printf("%s: %llu trajectories\n", w.title.c_str(), static_cast<unsigned long long>(spec.count));
   EnsembleRunner runner(b, spec);
+  runner.keep_next_run(record);
   json j = {{"title", w.title},
             {"precision", in_float ? "float" : "double"},
             {"config", rc.resolved},
@@ -198,15 +195,16 @@ json run_workload(const Workload& w, Backend b, int reps, const FmaPeak& cpu_pea
 }
 
 // The float run of a workload with a float kernel: timed like the double one, its throughput
-// over the double run's, and its accuracy cost pixel by pixel against the double run.
+// over the double run's, and its accuracy cost pixel by pixel against the double run (both
+// warm-up runs' outcomes).
 json float_comparison(const Workload& w, Backend b, int reps, const FmaPeak& cpu_peak, double gpu_peak,
-                      const json& double_run) {
-  json f = run_workload(w, b, reps, cpu_peak, gpu_peak, Precision::float32);
+                      const json& double_run, const RunRecord& double_outcomes) {
+  RunRecord float_outcomes(w.accuracy);
+  json f = run_workload(w, b, reps, cpu_peak, gpu_peak, Precision::float32, &float_outcomes);
   const std::string rate = w.rates[0].name;
   f["throughput_float_over_double"] =
       f["backend"][rate]["median"].get<double>() / double_run["backend"][rate]["median"].get<double>();
-  const RunDifference d = compare_runs(b, workload_spec(w.config, Precision::float64),
-                                       workload_spec(w.float_config, Precision::float32), w.accuracy);
+  const RunDifference d = compare_runs(double_outcomes, float_outcomes);
   f["accuracy_vs_double"] = d.json();
   std::printf("  %-56s %.2fx\n", "throughput float / double (median)", f["throughput_float_over_double"].get<double>());
   std::printf("  float vs double over %llu trajectories: outcome (status%s) differs on %llu (%.3g%%); float energy\n"
@@ -274,21 +272,23 @@ int bench_command(const std::vector<std::string>& args, const std::string& comma
   std::printf("measured CPU FP64 peak (%s): %.3e flop/s on 1 thread, %.3e on %d threads\n", peak.isa.c_str(),
               peak.flops_1_thread, peak.flops_all_threads, peak.threads);
   if (o.scaling) {
-    const std::uint64_t max_n = o.max_trajectories ? o.max_trajectories : o.quick ? 10000 : gpu ? 100000000 : 10000000;
+    const std::uint64_t max_n = o.max_trajectories ? o.max_trajectories : o.quick ? 10000 : 100000000;
     doc["scaling"] = run_scaling(bc.backend, o.reps, max_n, o.quick ? 10000 : 100000);
   } else {
     doc["flops_per_impact_disc"] = kDiscFlopsPerImpact;
     doc["flops_per_step_figure18"] = kFigure18FlopsPerStep;
     for (const Workload& w : workloads(workload_sizes(gpu, o.quick))) {
       json& j = doc["benchmarks"][w.key];
-      j = run_workload(w, bc.backend, o.reps, peak, gpu_peak, Precision::float64);
+      const bool compare = o.with_float && !w.float_config.is_null();
+      RunRecord double_outcomes(w.accuracy);
+      j = run_workload(w, bc.backend, o.reps, peak, gpu_peak, Precision::float64, compare ? &double_outcomes : nullptr);
       if (!o.with_float) continue;
-      if (w.float_config.is_null()) {
+      if (!compare) {
         j["float"] = "double only: this workload has no float kernel";
         std::printf("  float: double only (no float kernel for this workload)\n");
         continue;
       }
-      j["float"] = float_comparison(w, bc.backend, o.reps, peak, gpu_peak, j);
+      j["float"] = float_comparison(w, bc.backend, o.reps, peak, gpu_peak, j, double_outcomes);
     }
   }
   doc["loadavg_end"] = loadavg();

@@ -28,7 +28,9 @@ EnsembleTotals EnsembleRunner::run() {
     const std::uint64_t n = std::min<std::uint64_t>(buf_.size(), spec_.count - first);
     run_chunk(backend_, spec_, first, n, buf_.data());
     for (std::uint64_t i = 0; i < n; ++i) add(t, buf_[i]);
+    if (keep_) keep_->append(buf_.data(), n);
   }
+  keep_ = nullptr;
   return t;
 }
 

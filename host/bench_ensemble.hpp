@@ -1,6 +1,7 @@
 // One benchmark run of a scan: every trajectory on a backend, in chunks through a reused
 // buffer, reduced to the totals the rates are made of; and the scalar single-thread loop
-// over simulate_variant (no Thrust) that the backend is compared with.
+// over simulate_variant (no Thrust) that the backend is compared with. A run can also keep each
+// trajectory's outcome for a float/double comparison (bench_accuracy.hpp).
 #pragma once
 #include <array>
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "backend.hpp"
+#include "bench_accuracy.hpp"
 #include "skipstone/result.hpp"
 #include "skipstone/scan_spec.hpp"
 
@@ -23,12 +25,16 @@ class EnsembleRunner {
  public:
   EnsembleRunner(Backend b, const ScanSpec& spec);
   EnsembleTotals run();  // the whole scan on the backend
+  // The next run() also appends every trajectory's outcome to *record (a workload keeps those
+  // of its warm-up run; record must outlive that run).
+  void keep_next_run(RunRecord* record) { keep_ = record; }
   EnsembleTotals scalar_loop() const;  // the whole scan, one trajectory after another, this thread
 
  private:
   Backend backend_;
   const ScanSpec& spec_;
   std::vector<TrajectoryResult> buf_;
+  RunRecord* keep_ = nullptr;
 };
 
 nlohmann::json status_json(const EnsembleTotals& t);

@@ -13,15 +13,17 @@ void print_rate(const std::string& what, const Spread& s, const std::string& uni
 }
 
 Measured measure(const std::string& label, const std::vector<RateDef>& rates, int reps, int threads,
-                 const FlopCount& flops, double peak_flops, const std::function<EnsembleTotals()>& run) {
+                 const FlopCount& flops, double peak_flops, const std::function<EnsembleTotals()>& run,
+                 double min_sample_seconds) {
   Measured m;
-  const Timing t = timed_reps(reps, [&] { m.totals = run(); });
+  const Timing t = timed_reps(reps, [&] { m.totals = run(); }, min_sample_seconds);
   const double util = threads > 0 ? t.utilisation(threads) : -1.0;
   if (threads > 0) {
     m.json["threads"] = threads;
     m.json["cpu_utilisation"] = util;
   }
-  m.json["wall_seconds"] = spread_json(spread_of(t.wall), "s");
+  m.json["wall_seconds"] = spread_json(spread_of(t.wall), "s");  // per call
+  m.json["calls_per_sample"] = t.calls_per_sample;
   for (std::size_t i = 0; i < rates.size(); ++i) {
     const Spread s = t.rate(static_cast<double>(m.totals.*rates[i].work));
     if (i == 0) m.first_rate = s.median;

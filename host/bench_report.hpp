@@ -32,10 +32,12 @@ struct Measured {
   double first_rate;  // median of the first rate
 };
 
-// 1 warm-up + reps timed calls of run. threads > 0: CPU threads (utilisation recorded);
-// 0: a device. peak_flops > 0 and a flop count add the achieved fraction of peak.
+// 1 warm-up + reps timed samples of run (timed_reps; each sample at least min_sample_seconds).
+// threads > 0: CPU threads (utilisation recorded); 0: a device. peak_flops > 0 and a flop
+// count add the achieved fraction of peak.
 Measured measure(const std::string& label, const std::vector<RateDef>& rates, int reps, int threads,
-                 const FlopCount& flops, double peak_flops, const std::function<EnsembleTotals()>& run);
+                 const FlopCount& flops, double peak_flops, const std::function<EnsembleTotals()>& run,
+                 double min_sample_seconds = 0.0);
 
 void print_rate(const std::string& what, const Spread& s, const std::string& unit, double utilisation);
 

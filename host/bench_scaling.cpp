@@ -15,12 +15,16 @@ namespace skipstone::bench {
 
 namespace {
 constexpr std::uint64_t kImpactsPerTrajectory = 100;
+// A scan of 1e3 trajectories takes a fraction of a millisecond: its samples repeat the scan
+// until they last this long, so that each point is timed over comparable wall time.
+constexpr double kMinSampleSeconds = 0.25;
 const std::vector<RateDef> kImpactRate = {{"impacts", "impacts/s", &EnsembleTotals::events}};
 
 nlohmann::json point(Backend b, int reps, std::uint64_t n, int threads, const std::string& label) {
   const RunConfig rc = parse_config(disc_config(n, kImpactsPerTrajectory));
   EnsembleRunner runner(b, rc.spec);
-  Measured m = measure(label, kImpactRate, reps, threads, FlopCount{}, 0.0, [&] { return runner.run(); });
+  Measured m = measure(label, kImpactRate, reps, threads, FlopCount{}, 0.0, [&] { return runner.run(); },
+                       kMinSampleSeconds);
   m.json["trajectories"] = n;
   m.json["loadavg_after"] = loadavg();
   return m.json;

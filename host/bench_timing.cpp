@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <stdexcept>
 
 namespace skipstone::bench {
@@ -46,16 +47,22 @@ double process_cpu_seconds() {
 }
 }  // namespace
 
-Timing timed_reps(int reps, const std::function<void()>& run) {
+Timing timed_reps(int reps, const std::function<void()>& run, double min_sample_seconds) {
   using Clock = std::chrono::steady_clock;
+  constexpr int kMaxCallsPerSample = 1000000;
+  const auto w0 = Clock::now();
   run();
+  const double warm_up = std::chrono::duration<double>(Clock::now() - w0).count();
   Timing t;
+  if (warm_up < min_sample_seconds)
+    t.calls_per_sample = warm_up > 0 ? static_cast<int>(std::min<double>(kMaxCallsPerSample, std::ceil(min_sample_seconds / warm_up)))
+                                     : kMaxCallsPerSample;
   for (int r = 0; r < reps; ++r) {
     const double c0 = process_cpu_seconds();
     const auto t0 = Clock::now();
-    run();
-    t.wall.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
-    t.cpu.push_back(process_cpu_seconds() - c0);
+    for (int c = 0; c < t.calls_per_sample; ++c) run();
+    t.wall.push_back(std::chrono::duration<double>(Clock::now() - t0).count() / t.calls_per_sample);
+    t.cpu.push_back((process_cpu_seconds() - c0) / t.calls_per_sample);
   }
   return t;
 }
