@@ -6,8 +6,9 @@ the FP64 peak, the issue targets, the CUDA scaling and the register use / occupa
 benchmarks/RESULTS.md.
 
 Usage: write_gpu_results.py --dir OUT_DIR --commit HASH --out gpu_results.md
-(reads bench_cpu.json and, when present, bench_cuda.json, scaling_cuda.json, occupancy.txt,
-ctest_cuda.txt from OUT_DIR)
+(reads from OUT_DIR whichever of these the check wrote: bench_cpu.json, bench_cuda.json,
+scaling_cuda.json, run_cuda_vs_cpu.json (benchmarks/compare_maps.py), occupancy.txt,
+cuda_tests.txt (test_backends' output), nvidia_smi.txt, build_info.txt)
 """
 import argparse
 import json
@@ -45,16 +46,21 @@ def main():
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
     cpu, gpu, scal = load(a.dir, "bench_cpu.json"), load(a.dir, "bench_cuda.json"), load(a.dir, "scaling_cuda.json")
-    m = cpu["machine"]
-    L = ["# GPU check", "", f"- Date: {cpu['date']}; commit `{a.commit}`",
-         f"- CPU: {m['cpu_model']}, {m['cores']} cores; load average at the CPU bench {cpu['loadavg_start']}"]
+    first = cpu or gpu
+    if first is None:
+        print("write_gpu_results: neither bench_cpu.json nor bench_cuda.json in " + a.dir, file=sys.stderr)
+        return 1
+    m = first["machine"]
+    L = ["# GPU check", "", f"- Date: {first['date']}; commit `{a.commit}`",
+         f"- CPU: {m['cpu_model']}, {m['cores']} cores"
+         + (f"; load average at the CPU bench {cpu['loadavg_start']}" if cpu else "; the CPU bench did not run")]
     if gpu:
         g = gpu["machine"]["gpu"]
         L.append(f"- GPU: {g['name']} (sm {g['compute_capability']}, {g['multiprocessors']} SMs, "
                  f"{g['clock_mhz']:.0f} MHz); FP64 peak {e(g['fp64_peak_flops'])} flop/s (data sheet)")
     else:
         L.append("- GPU: none (CPU-only run)")
-    if cpu.get("quick") or (gpu and gpu.get("quick")):
+    if (cpu and cpu.get("quick")) or (gpu and gpu.get("quick")):
         L.append("- **--quick run: smoke-test sizes, not figures**")
     L += ["", "| Workload | Rate | CUDA median | CPU median | CUDA / CPU |", "|---|---|---|---|---|"]
     for key, rates in RATES.items():
@@ -95,16 +101,32 @@ def main():
                          f"{a_['trajectories_compared']} | {diffs} |")
             L.append("")
     if scal:
-        L += ["## CUDA scaling (no-slip disc, 100 impacts per trajectory)", "", "| Trajectories | impacts/s |",
-              "|---|---|"]
-        L += [f"| {p['trajectories']:.0e} | {e(p['impacts']['median'])} |" for p in scal["scaling"]["trajectories"]]
+        L += ["## CUDA scaling (no-slip disc, 100 impacts per trajectory)", "",
+              "| Trajectories | impacts/s | time per call | calls per sample |", "|---|---|---|---|"]
+        L += [f"| {p['trajectories']:.0e} | {e(p['impacts']['median'])} | {e(p['wall_seconds']['median'])} s | "
+              f"{p.get('calls_per_sample', 1)} |" for p in scal["scaling"]["trajectories"]]
         L.append("")
-    for name, title in (("occupancy.txt", "Register use and occupancy"), ("ctest_cuda.txt", "CUDA tests")):
+    runs = load(a.dir, "run_cuda_vs_cpu.json")
+    if runs:
+        L += ["## `skipstone run examples/figure18.json`: CUDA maps against the CPU backend's", "",
+              f"Status counts: CUDA {json.dumps(runs['status_counts_b'])}, CPU {json.dumps(runs['status_counts_a'])}", "",
+              "| Map | values | differ / defined in one run only | max \\|diff\\| | median \\|diff\\| | max relative |",
+              "|---|---|---|---|---|---|"]
+        for name, c in runs["maps"].items():
+            if "differ" in c:
+                L.append(f"| {name} | {c.get('values', 'n/a')} | {c['differ']} | | | |")
+            else:
+                L.append(f"| {name} | {c['values']} | {c['defined_in_one_only']} | {e(c['abs_diff_max'])} | "
+                         f"{e(c['abs_diff_median'])} | {e(c['rel_diff_max'])} |")
+        L.append("")
+    for name, title in (("occupancy.txt", "Register use and occupancy"), ("cuda_tests.txt", "CUDA tests (test_backends)"),
+                        ("nvidia_smi.txt", "nvidia-smi"), ("build_info.txt", "Build (scripts/gpu_bundle.sh)")):
         p = os.path.join(a.dir, name)
         if os.path.exists(p):
             lines = open(p).read().strip().splitlines()
-            if name == "ctest_cuda.txt":
-                lines = [l for l in lines if "tests passed" in l or "Failed" in l or "***" in l] or lines[-3:]
+            if name == "cuda_tests.txt":  # gtest's verdicts and the agreement margins it printed
+                lines = [l for l in lines if l.startswith(("[  PASSED", "[  FAILED", "[  SKIPPED", "[==========]"))
+                         or "vs CPU" in l or "Failure" in l] or lines[-3:]
             L += [f"## {title}", "", "```", *lines, "```", ""]
     with open(a.out, "w") as f:
         f.write("\n".join(L))
