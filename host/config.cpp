@@ -348,13 +348,13 @@ RunConfig parse_config(const json& j) {
   if (precision != "double" && precision != "float")
     throw ConfigError("options.precision", "value \"" + precision + "\" is not allowed; allowed: double, float");
   const bool in_float = precision == "float";
-  const bool has_float_kernel = spec.model == ModelKind::roll_disc_transversal ||
+  const bool has_float_kernel = spec.model == ModelKind::roll_disc_transversal || spec.model == ModelKind::roll_disc ||
                                 (spec.table == TableKind::disc && (spec.model == ModelKind::noslip_plane ||
                                                                    spec.model == ModelKind::noslip_cylinder));
   if (in_float && !has_float_kernel)
-    throw ConfigError("options.precision", "float has a kernel only for systems roll4:disc-transversal (the Figure-18 map), disc and cylinder:disc; allowed for system " + system + ": double");
+    throw ConfigError("options.precision", "float has a kernel only for systems roll4:disc, roll4:disc-transversal (the Figure-18 map), disc and cylinder:disc; allowed for system " + system + ": double");
   spec.precision = in_float ? Precision::float32 : Precision::float64;
-  // a float no-slip run's energy defect is some tens of float roundings: its own default
+  // a float run's energy defect is some tens of float roundings: its own default
   spec.energy_tolerance = opt.number_or("energy_tolerance", in_float ? kFloatEnergyTolerance : 1e-9);
   spec.bounded_depth = opt.number_or("bounded_depth", 1.0);
   spec.corner_tolerance = opt.number_or("corner_tolerance", 1e-9);

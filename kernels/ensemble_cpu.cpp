@@ -67,7 +67,11 @@ void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, T
     return;
   }
   if (spec.model == ModelKind::roll_disc) {
-    run_lane_blocks<RimLaneBlock<cpu_lanes::DiscRollTrajectories<kRimLanes<double>>>>(spec, first, count, out);
+    using cpu_lanes::DiscRollTrajectories;
+    if (spec.precision == Precision::float32)
+      run_lane_blocks<RimLaneBlock<DiscRollTrajectories<float, kRimLanes<float>>>>(spec, first, count, out);
+    else
+      run_lane_blocks<RimLaneBlock<DiscRollTrajectories<double, kRimLanes<double>>>>(spec, first, count, out);
     return;
   }
   const bool round_wall = spec.table == TableKind::disc &&

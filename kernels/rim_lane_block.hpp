@@ -34,11 +34,11 @@ struct TransversalLanes {
 };
 
 // Both blocks of roll4:disc on N^c for W lanes.
-template <int W>
+template <class T, int W>
 struct DiscRimLanes {
-  double kappa[W], r[W], eta[W], G[W];
+  T kappa[W], r[W], eta[W], G[W];
 
-  __attribute__((always_inline)) void rhs(const double* y, double* f) const {
+  __attribute__((always_inline)) void rhs(const T* y, T* f) const {
     for (int l = 0; l < W; ++l) disc_rim_rhs<W>(kappa[l], r[l], eta[l], G[l], y + l, f + l);
   }
 };
@@ -82,26 +82,26 @@ struct TransversalTrajectories {
 };
 
 // The trajectories of a roll4:disc scan in a lane block: passages between flat-part flights.
-template <int W>
+template <class T, int W>
 struct DiscRollTrajectories {
-  using Scalar = double;
-  using Sys = DiscRimSystem;
-  using Stepper = RimStepper<kRimExtrapolationDepth, Sys, double>;
+  using Scalar = T;
+  using Sys = DiscRimSystemT<T>;
+  using Stepper = RimStepper<kRimExtrapolationDepth, Sys, T>;
   static constexpr int kLanes = W;
   static constexpr std::uint64_t kBlock = 2 * W;  // trajectories per block (each has many passages)
 
-  DiscRimLanes<W> lanes{};
-  DiscRollRun run[W];
+  DiscRimLanes<T, W> lanes{};
+  DiscRollRunT<T> run[W];
   const ScanSpec* spec;
   DiscardSink sink;
 
   DiscRollTrajectories(const ScanSpec& s) : spec(&s) {
-    for (int l = 0; l < W; ++l) lanes.r[l] = 1.0;  // lanes never filled compute on finite numbers
+    for (int l = 0; l < W; ++l) lanes.r[l] = T(1);  // lanes never filled compute on finite numbers
   }
 
   bool begin(int l, std::uint64_t index, Stepper& stepper, TrajectoryResult& out) {
-    DiscRollModel m;
-    PlateState s;
+    DiscRollModelT<T> m;
+    PlateStateT<T> s;
     DiscRollOptions opt;
     if (!roll4_disc_setup(*spec, scan_point(*spec, index), m, s, opt)) {
       out = masked_result();
@@ -114,8 +114,8 @@ struct DiscRollTrajectories {
     lanes.G[l] = run[l].sys.G;
     return fly(l, stepper, out);
   }
-  void take(int l, Stepper& stepper, double* y, double err) {
-    DiscRimSteps<DiscardSink> steps = run[l].rim_steps(sink);
+  void take(int l, Stepper& stepper, T* y, T err) {
+    DiscRimSteps<DiscardSink, T> steps = run[l].rim_steps(sink);
     stepper.take(y, err, steps);
   }
   // The passage in lane l is over: the junction, then the flight to the next passage.
@@ -129,13 +129,13 @@ struct DiscRollTrajectories {
 
  private:
   bool fly(int l, Stepper& stepper, TrajectoryResult& out) {
-    double y[10];
+    T y[10];
     if (!run[l].fly_to_rim(sink, y)) {
       out = run[l].result();
       return false;
     }
-    DiscRimSteps<DiscardSink> steps = run[l].rim_steps(sink);
-    stepper.start(run[l].sys, y, run[l].t_left(), run[l].steps_left(), steps);
+    DiscRimSteps<DiscardSink, T> steps = run[l].rim_steps(sink);
+    stepper.start(run[l].sys, y, T(run[l].t_left()), run[l].steps_left(), steps);
     return true;
   }
 };

@@ -113,7 +113,7 @@ TEST(DiscJunction, ChordEndsOnTheCircle) {
     EXPECT_NEAR(time_to_rim(q, -u, 1.0, true), t + time_to_rim(p, -u, 1.0, false), 1e-13);
     EXPECT_EQ(time_to_rim(q, u, 1.0, true), 0.0);  // moving outward on the rim: enters N^c at once
   }
-  EXPECT_TRUE(std::isinf(time_to_rim({0.1, 0.2}, {0.0, 0.0}, 1.0, false)));
+  EXPECT_TRUE(std::isinf(time_to_rim(Vec2{0.1, 0.2}, Vec2{0.0, 0.0}, 1.0, false)));
 }
 
 TEST(RollDisc, EnergiesExactToRoundOffOverLongRuns) {

@@ -39,7 +39,8 @@ SKIPSTONE_HD TrajectoryResult simulate_variant(const ScanSpec& spec, std::uint64
     if constexpr (V::precision == Precision::float32) return simulate_disc_transversal<float>(spec, pt, sink);
     else return simulate_disc_transversal(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll_disc) {
-    return simulate_roll4_disc(spec, pt, sink);
+    if constexpr (V::precision == Precision::float32) return simulate_roll4_disc<float>(spec, pt, sink);
+    else return simulate_roll4_disc(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll_planes) {
     return simulate_roll4_planes(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll_strip) {
@@ -87,8 +88,8 @@ void visit_table_variant(const ScanSpec& spec, F&& f) {
 }
 
 // Calls f(Variant<...>{}) with the variant of spec (host side: which kernel runs a scan). Float
-// kernels exist for roll4:disc-transversal and for the no-slip disc and cylinder:disc (config
-// validation rejects the others).
+// kernels exist for roll4:disc, roll4:disc-transversal and the no-slip disc and cylinder:disc
+// (config validation rejects the others).
 template <class F>
 void visit_variant(const ScanSpec& spec, F&& f) {
   constexpr Precision D = Precision::float64;
@@ -101,7 +102,12 @@ void visit_variant(const ScanSpec& spec, F&& f) {
       else
         f(Variant<ModelKind::roll_disc_transversal, none, D, any>{});
       return;
-    case ModelKind::roll_disc: f(Variant<ModelKind::roll_disc, none, D, any>{}); return;
+    case ModelKind::roll_disc:
+      if (spec.precision == Precision::float32)
+        f(Variant<ModelKind::roll_disc, none, Precision::float32, any>{});
+      else
+        f(Variant<ModelKind::roll_disc, none, D, any>{});
+      return;
     case ModelKind::roll_planes: f(Variant<ModelKind::roll_planes, none, D, any>{}); return;
     case ModelKind::roll_strip: f(Variant<ModelKind::roll_strip, none, D, any>{}); return;
     case ModelKind::roll_inside_cylinder: f(Variant<ModelKind::roll_inside_cylinder, none, D, any>{}); return;

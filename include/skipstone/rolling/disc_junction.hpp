@@ -24,30 +24,39 @@
 // E2 = (u3^2 + A13^2 + A23^2)/2 = (v3^2 + S13^2 + S23^2)/2 carry over exactly; on N^c the ball
 // enters with phi increasing from 0 (v1 > 0) or decreasing from pi (v1 < 0), i.e. u.n > 0, and
 // leaves with u.n < 0 on either sheet.
+// Templated on the scalar type T (double; float for the float roll4:disc kernel); PlateState is
+// the double version.
 #pragma once
+#include "skipstone/precision.hpp"
 #include "skipstone/vec.hpp"
 
 namespace skipstone {
 
-struct PlateState {
+template <class T>
+struct PlateStateT {
   int sheet;  // +1: N^+ (x4 = +r), -1: N^- (x4 = -r)
-  Vec2 p, u;
-  double u3, z;
-  double A12, A13, A23;
+  Vec2T<T> p, u;
+  T u3, z;
+  T A12, A13, A23;
 };
+using PlateState = PlateStateT<double>;
 
-SKIPSTONE_HD SKIPSTONE_INLINE Vec2 rim_normal(double theta) { return {cos(theta), sin(theta)}; }
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE Vec2T<T> rim_normal(T theta) {
+  return {cos(theta), sin(theta)};
+}
 
 // Enter N^c at the rim angle theta from the plate (writes the 10-component frame state).
-SKIPSTONE_HD SKIPSTONE_INLINE void plate_to_rim(const PlateState& s, double theta, double* y) {
-  const Vec2 n = rim_normal(theta), t = rot90(n), a = {s.A13, s.A23};
-  const double sg = s.sheet > 0 ? 1.0 : -1.0;
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE void plate_to_rim(const PlateStateT<T>& s, same_t<T> theta, T* y) {
+  const Vec2T<T> n = rim_normal(theta), t = rot90(n), a = {s.A13, s.A23};
+  const T sg = s.sheet > 0 ? T(1) : T(-1);
   y[0] = sg * dot(s.u, n);
   y[1] = dot(s.u, t);
   y[2] = sg * s.A12;
   y[3] = sg;
-  y[4] = 0.0;
-  y[5] = 0.0;
+  y[4] = T(0);
+  y[5] = T(0);
   y[6] = s.u3;
   y[7] = sg * dot(a, n);
   y[8] = dot(a, t);
@@ -55,17 +64,18 @@ SKIPSTONE_HD SKIPSTONE_INLINE void plate_to_rim(const PlateState& s, double thet
 }
 
 // Leave N^c at the rim angle theta (phi = 0 or pi: the sign of cos phi = y[3] picks the sheet).
-SKIPSTONE_HD SKIPSTONE_INLINE PlateState rim_to_plate(const double* y, double theta, double R) {
-  const Vec2 n = rim_normal(theta), t = rot90(n);
-  const double sg = y[3] > 0.0 ? 1.0 : -1.0;
-  PlateState s;
-  s.sheet = y[3] > 0.0 ? 1 : -1;
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE PlateStateT<T> rim_to_plate(const T* y, same_t<T> theta, same_t<T> R) {
+  const Vec2T<T> n = rim_normal(theta), t = rot90(n);
+  const T sg = y[3] > T(0) ? T(1) : T(-1);
+  PlateStateT<T> s;
+  s.sheet = y[3] > T(0) ? 1 : -1;
   s.p = R * n;
   s.u = sg * y[0] * n + y[1] * t;
   s.u3 = y[6];
   s.z = y[9];
   s.A12 = sg * y[2];
-  const Vec2 a = sg * y[7] * n + y[8] * t;
+  const Vec2T<T> a = sg * y[7] * n + y[8] * t;
   s.A13 = a.x;
   s.A23 = a.y;
   return s;
@@ -74,15 +84,16 @@ SKIPSTONE_HD SKIPSTONE_INLINE PlateState rim_to_plate(const double* y, double th
 // Time until the straight flight p + t u (|p| <= R) reaches the circle |x| = R, in closed form
 // (the larger root of |p + t u|^2 = R^2, written without cancellation); INFINITY for u = 0.
 // on_rim: p is a rim point (|p| = R up to round-off), where the roots are 0 and -2 p.u / |u|^2.
-SKIPSTONE_HD SKIPSTONE_INLINE double time_to_rim(Vec2 p, Vec2 u, double R, bool on_rim) {
-  const double uu = dot(u, u);
-  if (!(uu > 0.0)) return INFINITY;
-  const double b = dot(p, u);
-  if (on_rim) return b >= 0.0 ? 0.0 : -2.0 * b / uu;
-  double c = R * R - dot(p, p);
-  c = c > 0.0 ? c : 0.0;
-  const double q = sqrt(b * b + uu * c);
-  return b > 0.0 ? c / (b + q) : (q - b) / uu;
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE T time_to_rim(Vec2T<T> p, Vec2T<T> u, same_t<T> R, bool on_rim) {
+  const T uu = dot(u, u);
+  if (!(uu > T(0))) return T(INFINITY);
+  const T b = dot(p, u);
+  if (on_rim) return b >= T(0) ? T(0) : T(-2) * b / uu;
+  T c = R * R - dot(p, p);
+  c = c > T(0) ? c : T(0);
+  const T q = sqrt(b * b + uu * c);
+  return b > T(0) ? c / (b + q) : (q - b) / uu;
 }
 
 }  // namespace skipstone

@@ -28,28 +28,32 @@
 
 namespace skipstone {
 
+// Rows are double whatever the kernel's scalar type (a float run's rows are its float numbers).
 struct DiscRow {
   Vec3 x;
   State3D state;
   Vec3 nu;
 };
 
-SKIPSTONE_HD SKIPSTONE_INLINE DiscRow plate_row(const PlateState& s) {
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE DiscRow plate_row(const PlateStateT<T>& s) {
   return {Vec3{s.p.x, s.p.y, s.z}, State3D{{s.u.x, s.u.y, s.u3}, {s.A23, -s.A13, s.A12}}, Vec3{0.0, 0.0, 0.0}};
 }
 
 // y: the frame state on N^c; theta0: the rim angle of the passage's entry point.
-SKIPSTONE_HD SKIPSTONE_INLINE DiscRow rim_row(const double* y, double theta0, double R, double r) {
-  const Vec2 n = rim_normal(theta0 + y[5] / R);
-  const double rho = R + r * y[4];
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE DiscRow rim_row(const T* y, same_t<T> theta0, same_t<T> R, same_t<T> r) {
+  const Vec2T<T> n = rim_normal(theta0 + y[5] / R);
+  const T rho = R + r * y[4];
   return {Vec3{rho * n.x, rho * n.y, y[9]}, State3D{{y[0], y[1], y[6]}, {y[8], -y[7], y[2]}},
           Vec3{y[4] * n.x, y[4] * n.y, 0.0}};
 }
 
 // The exact flight on a flat part over time tau: straight in (x1, x2), free fall at G along e3.
-SKIPSTONE_HD SKIPSTONE_INLINE PlateState fly(PlateState s, double tau, double G) {
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE PlateStateT<T> fly(PlateStateT<T> s, same_t<T> tau, same_t<T> G) {
   s.p = s.p + tau * s.u;
-  s.z = s.z + tau * (s.u3 - 0.5 * G * tau);
+  s.z = s.z + tau * (s.u3 - T(0.5) * G * tau);
   s.u3 -= G * tau;
   return s;
 }
@@ -60,34 +64,36 @@ template <class Sink>
 struct wants_samples<Sink, std::void_t<decltype(std::declval<Sink&>().next_sample())>> : std::true_type {};
 
 // Samples of the flight from s at time t up to t_end (inclusive).
-template <class Sink>
-SKIPSTONE_HD void sample_flight(Sink& sink, const PlateState& s, double t, double t_end, double G) {
+template <class Sink, class T>
+SKIPSTONE_HD void sample_flight(Sink& sink, const PlateStateT<T>& s, double t, double t_end, same_t<T> G) {
   for (double ts = sink.next_sample(); ts <= t_end; ts = sink.next_sample()) {
-    const DiscRow row = plate_row(fly(s, ts - t, G));
+    const DiscRow row = plate_row(fly(s, T(ts - t), G));
     sink.on_sample(ts, row.x, row.state, row.nu);
   }
 }
 
 // A step sink for integrate_rim that emits the samples inside each accepted step, then passes
 // the step on to `steps`. t0: start time of the passage; theta0: its entry rim angle.
-template <class Sys, class Steps, class Sink>
+template <class Sys, class Steps, class Sink, class T>
 struct SampledRimSteps {
   Steps& steps;
   Sink& out;
   const Sys& sys;
-  double rtol, atol, t0, theta0, R, r;
-  double t_prev;
-  double y_prev[Sys::N];
+  T rtol, atol;
+  double t0;
+  T theta0, R, r;
+  T t_prev;
+  T y_prev[Sys::N];
 
-  SKIPSTONE_HD void on_step(double t, const double* y) {
+  SKIPSTONE_HD void on_step(T t, const T* y) {
     constexpr int N = Sys::N;
-    if (t > 0.0) {
-      for (double ts = out.next_sample(); ts - t0 <= t; ts = out.next_sample()) {
-        double ys[N];
-        if (ts - t0 == t) {
+    if (t > T(0)) {
+      for (double ts = out.next_sample(); T(ts - t0) <= t; ts = out.next_sample()) {
+        T ys[N];
+        if (T(ts - t0) == t) {
           for (int i = 0; i < N; ++i) ys[i] = y[i];
         } else {
-          gbs_step<N, kRimExtrapolationDepth>(sys, y_prev, (ts - t0) - t_prev, ys, rtol, atol);
+          gbs_step<N, kRimExtrapolationDepth>(sys, y_prev, T(ts - t0) - t_prev, ys, rtol, atol);
           sys.project(ys);
         }
         const DiscRow row = rim_row(ys, theta0, R, r);

@@ -39,9 +39,16 @@
 // part is the state of the no-slip ball in cylinder:disc, and as r -> 0 a rim passage becomes
 // the no-slip map with beta = +pi eta (Theorem 8, Eq. (13); tested). The rows are built in
 // disc_output.hpp; a sink that asks for samples (trace --sample) also gets on_sample rows there.
+//
+// Templated on the scalar type T of the state, the flights and the rim passages: double, and
+// float for the float kernel (options.precision), which is set up in double and rounded, keeps
+// the clock, the height statistics and the chord sums in double (as the float no-slip kernels
+// do) and integrates at the float tolerances (rtol, atol >= 1e-5). DiscRollRun, DiscRimSystem
+// and DiscRollModel are the double versions.
 #pragma once
 #include "skipstone/collision.hpp"
 #include "skipstone/height_stats.hpp"
+#include "skipstone/precision.hpp"
 #include "skipstone/result.hpp"
 #include "skipstone/rolling/disc_junction.hpp"
 #include "skipstone/rolling/disc_output.hpp"
@@ -52,43 +59,48 @@ namespace skipstone {
 
 // Both blocks on N^c, y = (v1, v2, S12, cos phi, sin phi, s, v3, S13, S23, x3); component k
 // at y[k * S] (S = W for the CPU backend's lanes, as in disc_transversal_rhs).
-template <int S = 1>
-SKIPSTONE_HD SKIPSTONE_INLINE void disc_rim_rhs(double kappa, double r, double eta, double G, const double* y, double* f) {
-  double fc, fs;
+template <int S = 1, class T>
+SKIPSTONE_HD SKIPSTONE_INLINE void disc_rim_rhs(same_t<T> kappa, same_t<T> r, same_t<T> eta, same_t<T> G, const T* y,
+                                                T* f) {
+  T fc, fs;
   disc_transversal_rhs<S>(kappa, r, eta, y, f, fc, fs);
-  const double v1 = y[0], v2 = y[S], v3 = y[6 * S], S13 = y[7 * S], S23 = y[8 * S];
-  const double ir = 1.0 / r;
+  const T v1 = y[0], v2 = y[S], v3 = y[6 * S], S13 = y[7 * S], S23 = y[8 * S];
+  const T ir = T(1) / r;
   f[6 * S] = eta * (fs * v2 * S23 - ir * v1 * S13) - G;
   f[7 * S] = -fc * v2 * S23 + eta * ir * v1 * v3;
   f[8 * S] = fc * v2 * S13 - eta * fs * v2 * v3;
   f[9 * S] = v3;
 }
 
-struct DiscRimSystem {
-  double kappa, r, eta, G;
-  double xi;        // sqrt(2 E1)
-  double k2_total;  // 2 (E2 + G x3)
+template <class T>
+struct DiscRimSystemT {
+  T kappa, r, eta, G;
+  T xi;        // sqrt(2 E1)
+  T k2_total;  // 2 (E2 + G x3)
   static constexpr int N = 10;
 
-  SKIPSTONE_HD void rhs(const double* y, double* f) const { disc_rim_rhs(kappa, r, eta, G, y, f); }
-  SKIPSTONE_HD void project(double* y) const {
+  SKIPSTONE_HD void rhs(const T* y, T* f) const { disc_rim_rhs(kappa, r, eta, G, y, f); }
+  SKIPSTONE_HD void project(T* y) const {
     project_transversal(y, xi);
-    const double k2 = y[6] * y[6] + y[7] * y[7] + y[8] * y[8];
-    const double target = k2_total - 2.0 * G * y[9];
-    if (fabs(k2 - target) < 1e-8 * target) {
-      const double f = sqrt(target / k2);
+    const T k2 = y[6] * y[6] + y[7] * y[7] + y[8] * y[8];
+    const T target = k2_total - T(2) * G * y[9];
+    if (fabs(k2 - target) < ScalarConstants<T>::rim_projection_window * target) {
+      const T f = sqrt(target / k2);
       y[6] *= f;
       y[7] *= f;
       y[8] *= f;
     }
   }
-  SKIPSTONE_HD double radius() const { return r; }
-  SKIPSTONE_HD double h_max() const { return r / xi; }
+  SKIPSTONE_HD T radius() const { return r; }
+  SKIPSTONE_HD T h_max() const { return r / xi; }
 };
+using DiscRimSystem = DiscRimSystemT<double>;
 
-struct DiscRollModel {
-  double R, r, eta, G;
+template <class T>
+struct DiscRollModelT {
+  T R, r, eta, G;
 };
+using DiscRollModel = DiscRollModelT<double>;
 
 struct DiscRollOptions {
   double t_max;
@@ -98,58 +110,69 @@ struct DiscRollOptions {
   std::uint64_t max_steps;
 };
 
-template <class Sink>
-SKIPSTONE_HD void emit_plate(Sink& sink, double t, const PlateState& s) {
+template <class Sink, class T>
+SKIPSTONE_HD void emit_plate(Sink& sink, double t, const PlateStateT<T>& s) {
   const DiscRow row = plate_row(s);
   sink.on_event(t, row.x, row.state, row.nu);
 }
 
 // Turns the integrator's steps on N^c into trace events and height extremes.
-template <class Sink>
+template <class Sink, class T>
 struct DiscRimSteps {
   Sink& out;
   HeightStats& h;
-  double t0, theta0, R, r;
+  double t0;
+  T theta0, R, r;
 
-  SKIPSTONE_HD void on_step(double t, const double* y) {
+  SKIPSTONE_HD void on_step(T t, const T* y) {
     h.extremum(y[9]);
-    if (t == 0.0) return;  // the entry, already reported in the ambient frame
+    if (t == T(0)) return;  // the entry, already reported in the ambient frame
     const DiscRow row = rim_row(y, theta0, R, r);
     out.on_event(t0 + t, row.x, row.state, row.nu);
   }
 };
 
 // Twice the energies of a plate state: transversal 2 E1 and longitudinal 2 E2.
-SKIPSTONE_HD SKIPSTONE_INLINE double plate_k1(const PlateState& s) { return dot(s.u, s.u) + s.A12 * s.A12; }
-SKIPSTONE_HD SKIPSTONE_INLINE double plate_k2(const PlateState& s) {
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE T plate_k1(const PlateStateT<T>& s) {
+  return dot(s.u, s.u) + s.A12 * s.A12;
+}
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE T plate_k2(const PlateStateT<T>& s) {
   return s.u3 * s.u3 + s.A13 * s.A13 + s.A23 * s.A23;
 }
 
-struct DiscRollEnd {
+template <class T>
+struct DiscRollEndT {
   bool on_plate;  // false: stopped on N^c (t_max, failure); `state` is then the last plate state
-  PlateState state;
+  PlateStateT<T> state;
 };
+using DiscRollEnd = DiscRollEndT<double>;
 
 // One roll4:disc trajectory as a resumable run: fly_to_rim() flies the flat part to the next
 // rim passage and gives its entry state; the caller integrates the passage (a RimStepper over
 // `sys`, whose steps go to the sink rim_steps()); leave_rim() takes the passage's end and makes
 // the junction. run_roll4_disc does the passages one after the other; the CPU backend's lanes
 // (kernels/rim_lane_block.hpp) integrate the passages of several trajectories together.
-struct DiscRollRun {
-  DiscRollModel m;
+template <class T>
+struct DiscRollRunT {
+  DiscRollModelT<T> m;
   DiscRollOptions opt;
-  DiscRimSystem sys;
+  DiscRimSystemT<T> sys;
   HeightStats hs;
-  double k1_0, k2_0, z0, max_err;
-  PlateState s;
+  T k1_0, k2_0, z0;
+  double max_err;
+  PlateStateT<T> s;
   bool on_rim, have_chord, on_plate;
   double rho_sum[2], rho_n[2];
   std::uint64_t chord, steps, events;
-  double t, z_end, theta;  // theta: the rim angle where the current passage started
+  double t;      // the clock (double in both precisions)
+  T z_end, theta;  // theta: the rim angle where the current passage started
+
   Status status;
 
   template <class Sink>
-  SKIPSTONE_HD void start(const DiscRollModel& model, const PlateState& s0, const DiscRollOptions& options,
+  SKIPSTONE_HD void start(const DiscRollModelT<T>& model, const PlateStateT<T>& s0, const DiscRollOptions& options,
                           Sink& sink) {
     m = model;
     opt = options;
@@ -158,10 +181,10 @@ struct DiscRollRun {
     k1_0 = plate_k1(s);
     k2_0 = plate_k2(s);
     z0 = s.z;
-    sys = {-1.0 / m.R, m.r, m.eta, m.G, sqrt(k1_0), k2_0 + 2.0 * m.G * z0};
+    sys = {T(-1) / m.R, m.r, m.eta, m.G, sqrt(k1_0), k2_0 + T(2) * m.G * z0};
     max_err = 0.0;
-    const double pp = dot(s.p, s.p), R2 = m.R * m.R;
-    on_rim = pp >= R2 * (1.0 - 1e-12);
+    const T pp = dot(s.p, s.p), R2 = m.R * m.R;
+    on_rim = pp >= R2 * (T(1) - ScalarConstants<T>::on_rim);
     if (on_rim) s.p = (m.R / sqrt(pp)) * s.p;
     have_chord = on_rim;
     rho_sum[0] = rho_sum[1] = rho_n[0] = rho_n[1] = 0.0;
@@ -174,10 +197,10 @@ struct DiscRollRun {
   }
 
   // The largest relative energy defect so far, updated with (k1, k2) at height z.
-  SKIPSTONE_HD double defect(double k1, double k2, double z) {
-    const double k = k1 + k2, k0 = k1_0 + k2_0;
-    const double e1 = fabs(k1 - k1_0), e2 = fabs(k2 + 2.0 * m.G * (z - z0) - k2_0);
-    const double e = (e1 > e2 ? e1 : e2) / (k > k0 ? k : k0);
+  SKIPSTONE_HD T defect(T k1, T k2, T z) {
+    const T k = k1 + k2, k0 = k1_0 + k2_0;
+    const T e1 = fabs(k1 - k1_0), e2 = fabs(k2 + T(2) * m.G * (z - z0) - k2_0);
+    const T e = (e1 > e2 ? e1 : e2) / (k > k0 ? k : k0);
     max_err = e > max_err ? e : max_err;
     return e;
   }
@@ -185,32 +208,32 @@ struct DiscRollRun {
   // The flat part: the chord to the rim. Returns whether a rim passage follows (its entry state
   // written to y), or false when the run is over.
   template <class Sink>
-  SKIPSTONE_HD bool fly_to_rim(Sink& sink, double* y) {
+  SKIPSTONE_HD bool fly_to_rim(Sink& sink, T* y) {
     if (!(events < opt.max_events && t < opt.t_max)) return false;
-    const double G = m.G;
-    const double dt = time_to_rim(s.p, s.u, m.R, on_rim);
+    const T G = m.G;
+    const T dt = time_to_rim(s.p, s.u, m.R, on_rim);
     const bool to_end = !(isfinite(dt) && t + dt <= opt.t_max);
     if (to_end && !isfinite(opt.t_max)) {
       status = Status::escaped;
       return false;
     }
-    const double tf = to_end ? opt.t_max - t : dt;
-    if (have_chord && tf > 0.0) {
+    const T tf = to_end ? T(opt.t_max - t) : dt;
+    if (have_chord && tf > T(0)) {
       const int parity = static_cast<int>(chord & 1u);
       rho_sum[parity] += fabs(cross(s.p, s.u)) / norm(s.u);
       rho_n[parity] += 1.0;
       ++chord;
     }
-    if (G != 0.0) {
-      const double tv = s.u3 / G;
-      if (tv > 0.0 && tv < tf) hs.extremum(s.z + 0.5 * s.u3 * tv);
+    if (G != T(0)) {
+      const T tv = s.u3 / G;
+      if (tv > T(0) && tv < tf) hs.extremum(s.z + T(0.5) * s.u3 * tv);
     }
     if constexpr (wants_samples<Sink>::value) sample_flight(sink, s, t, to_end ? opt.t_max : t + tf, G);
     s = fly(s, tf, G);
     t = to_end ? opt.t_max : t + tf;
     z_end = s.z;
     hs.sample(t, s.z);
-    const double err_in = defect(plate_k1(s), plate_k2(s), s.z);
+    const T err_in = defect(plate_k1(s), plate_k2(s), s.z);
     emit_plate(sink, t, s);
     if (to_end) return false;
     if (err_in > opt.energy_tolerance) {
@@ -224,21 +247,21 @@ struct DiscRollRun {
 
   // The sink of the current passage's integrator steps.
   template <class Sink>
-  SKIPSTONE_HD DiscRimSteps<Sink> rim_steps(Sink& sink) {
+  SKIPSTONE_HD DiscRimSteps<Sink, T> rim_steps(Sink& sink) {
     return {sink, hs, t, theta, m.R, m.r};
   }
 
   // The junction after a passage (the passage's steps have reported it). Returns whether the
   // run goes on.
-  SKIPSTONE_HD bool leave_rim(const RimRun<10>& run) {
+  SKIPSTONE_HD bool leave_rim(const RimRun<10, T>& run) {
     steps += run.steps;
     t = run.status == Status::finished ? opt.t_max : t + run.t;
     z_end = run.y[9];
     if (run.status != Status::exited) {
       on_plate = false;
       status = run.status;
-      const double k1 = run.y[0] * run.y[0] + run.y[1] * run.y[1] + run.y[2] * run.y[2];
-      const double k2 = run.y[6] * run.y[6] + run.y[7] * run.y[7] + run.y[8] * run.y[8];
+      const T k1 = run.y[0] * run.y[0] + run.y[1] * run.y[1] + run.y[2] * run.y[2];
+      const T k2 = run.y[6] * run.y[6] + run.y[7] * run.y[7] + run.y[8] * run.y[8];
       defect(k1, k2, z_end);
       hs.sample(t, z_end);
       return false;
@@ -271,24 +294,24 @@ struct DiscRollRun {
     return res;
   }
 };
+using DiscRollRun = DiscRollRunT<double>;
 
-template <class Sink>
-SKIPSTONE_HD TrajectoryResult run_roll4_disc(const DiscRollModel& m, PlateState s0, const DiscRollOptions& opt,
-                                             Sink& sink, DiscRollEnd* end = nullptr) {
-  DiscRollRun run;
+template <class T, class Sink>
+SKIPSTONE_HD TrajectoryResult run_roll4_disc(const DiscRollModelT<T>& m, PlateStateT<T> s0, const DiscRollOptions& opt,
+                                             Sink& sink, DiscRollEndT<T>* end = nullptr) {
+  DiscRollRunT<T> run;
   run.start(m, s0, opt, sink);
-  double y[10];
+  T y[10];
   while (run.fly_to_rim(sink, y)) {
-    DiscRimSteps<Sink> steps_sink = run.rim_steps(sink);
-    RimRun<10> rim;
+    DiscRimSteps<Sink, T> steps_sink = run.rim_steps(sink);
+    RimRun<10, T> rim;
+    const T t_left = T(run.t_left()), rtol = T(opt.rtol), atol = T(opt.atol);
     if constexpr (wants_samples<Sink>::value) {
-      SampledRimSteps<DiscRimSystem, DiscRimSteps<Sink>, Sink> sampled{
-          steps_sink, sink, run.sys, opt.rtol, opt.atol, run.t, run.theta, m.R, m.r, 0.0, {}};
-      rim = integrate_rim<kRimExtrapolationDepth>(run.sys, y, run.t_left(), opt.rtol, opt.atol, run.steps_left(),
-                                                  sampled);
+      SampledRimSteps<DiscRimSystemT<T>, DiscRimSteps<Sink, T>, Sink, T> sampled{
+          steps_sink, sink, run.sys, rtol, atol, run.t, run.theta, m.R, m.r, T(0), {}};
+      rim = integrate_rim<kRimExtrapolationDepth>(run.sys, y, t_left, rtol, atol, run.steps_left(), sampled);
     } else {
-      rim = integrate_rim<kRimExtrapolationDepth>(run.sys, y, run.t_left(), opt.rtol, opt.atol, run.steps_left(),
-                                                  steps_sink);
+      rim = integrate_rim<kRimExtrapolationDepth>(run.sys, y, t_left, rtol, atol, run.steps_left(), steps_sink);
     }
     if (!run.leave_rim(rim)) break;
   }
@@ -296,31 +319,34 @@ SKIPSTONE_HD TrajectoryResult run_roll4_disc(const DiscRollModel& m, PlateState 
   return run.result();
 }
 
-// The model and options of one roll4:disc scan point; false: masked (the start outside C).
-SKIPSTONE_HD inline bool roll4_disc_setup(const ScanSpec& spec, const ScanPoint& pt, DiscRollModel& m, PlateState& s,
-                                          DiscRollOptions& opt) {
+// The model, start and options of one roll4:disc scan point, in T (computed in double and
+// rounded once); false: masked (the start outside C).
+template <class T>
+SKIPSTONE_HD bool roll4_disc_setup(const ScanSpec& spec, const ScanPoint& pt, DiscRollModelT<T>& m, PlateStateT<T>& s,
+                                   DiscRollOptions& opt) {
   const double* p = pt.p;
   const double R = p[P_R];
   s.sheet = spec.start == StartKind::plate_minus ? -1 : 1;
-  s.p = {p[P_X1], p[P_X2]};
-  if (!(dot(s.p, s.p) <= R * R * (1.0 + 1e-12))) return false;
-  s.u = {p[P_V1], p[P_V2]};
-  s.u3 = p[P_V3];
-  s.z = p[P_Z];
-  s.A12 = p[P_S12];
-  s.A13 = p[P_S13];
-  s.A23 = p[P_S23];
+  const Vec2 p0 = {p[P_X1], p[P_X2]};
+  if (!(dot(p0, p0) <= R * R * (1.0 + 1e-12))) return false;
+  s.p = {T(p0.x), T(p0.y)};
+  s.u = {T(p[P_V1]), T(p[P_V2])};
+  s.u3 = T(p[P_V3]);
+  s.z = T(p[P_Z]);
+  s.A12 = T(p[P_S12]);
+  s.A13 = T(p[P_S13]);
+  s.A23 = T(p[P_S23]);
   const double gamma = point_gamma(spec, pt);
-  m = {R, p[P_BALL_R], eta_from_gamma(gamma), rolling_gravity(pt, gamma)};
+  m = {T(R), T(p[P_BALL_R]), T(eta_from_gamma(gamma)), T(rolling_gravity(pt, gamma))};
   opt = {spec.t_max, spec.max_events, spec.energy_tolerance, spec.bounded_depth,
          spec.rtol,  spec.atol,       spec.max_steps};
   return true;
 }
 
-template <class Sink>
+template <class T = double, class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_roll4_disc(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
-  DiscRollModel m;
-  PlateState s;
+  DiscRollModelT<T> m;
+  PlateStateT<T> s;
   DiscRollOptions opt;
   if (!roll4_disc_setup(spec, pt, m, s, opt)) return masked_result();
   return run_roll4_disc(m, s, opt, sink);
