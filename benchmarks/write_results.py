@@ -292,6 +292,8 @@ def main():
     if "backend_1_thread" in r4:
         L.append(f"| roll4:disc with gravity, CPU backend, 1 thread | {spread(rate(r4['backend_1_thread'], 'steps'))} | "
                  f"steps/s | scaling {thr} threads / 1: {ratio(r4['scaling_all_over_1'])} | | |")
+    float_rows(L, r4, f"roll4:disc with gravity, **float** kernel (rtol = atol = {{rtol:g}}), CPU backend, {thr} threads",
+               "steps", "steps/s", "roll4:disc float vs double (rtol 1e-12), same trajectories", None)
     L.append(f"| SciPy `solve_ivp` DOP853 (rtol {sp['rtol']:g}, atol {sp['atol']:g}, dense events), "
              f"{sp['n_points']} points in the unit disc, 1 thread | {e(sp['trajectories_per_second'])} | trajectories/s | "
              f"skipstone grid (unmasked) / SciPy: {ratio(f18_ratio)}; over all grid points: "

@@ -37,9 +37,10 @@ constexpr double kCudaAgreement = 1e-8;
 // The float no-slip kernels: float round-off (eps 1.2e-7) over 100 impacts; FMA contraction
 // alone moved t_end by up to 5e-6 and the caustic radii by 1e-6.
 constexpr double kCudaFloatAgreement = 1e-4;
-// The float Figure-18 system integrates at rtol = atol = 1e-5, and its exit times are within
-// 5.8e-4 of double (benchmarks/RESULTS.md); FMA contraction alone moved exit_arc by 1.2e-4.
-constexpr double kCudaFloatMapAgreement = 2e-3;
+// The float rim integrators (the Figure-18 system, roll4:disc) work at rtol = atol = 1e-5, and
+// the Figure-18 exit times are within 5.8e-4 of double (benchmarks/RESULTS.md); FMA contraction
+// alone moved exit_arc by 1.2e-4 and roll4:disc's z_final by 1.1e-4 (40 rim passages).
+constexpr double kCudaFloatRimAgreement = 2e-3;
 
 struct Observable {
   const char* name;
@@ -100,13 +101,19 @@ std::vector<BackendCase> mixed_cases() {
           "scan": {"type": "grid", "axes": [{"param": "v2", "min": -1, "max": 1, "n": 50},
                                             {"param": "S12", "min": -1, "max": 1, "n": 50}]},
           "stop": {"t_max": 50.0}, "options": {"precision": "float"}})",
-       {{kExitTime, kExitArc}, kCudaFloatMapAgreement}},
+       {{kExitTime, kExitArc}, kCudaFloatRimAgreement}},
       {R"({"system": "roll4:disc", "parameters": {"eta": 0.5, "r": 0.1, "g_effective": 1.0},
           "initial": {"x1": 0.2, "S12": 0.61, "S23": -1.0},
           "scan": {"type": "grid", "axes": [{"param": "v1", "min": -2, "max": 1, "n": 12},
                                             {"param": "v2", "min": -1, "max": 1, "n": 12}]},
           "stop": {"max_events": 40, "t_max": 100.0}})",
        {{kTEnd, kRhoEven, kRhoOdd, kZFinal, kZDrift}, kCudaAgreement}},
+      {R"({"system": "roll4:disc", "parameters": {"eta": 0.5, "r": 0.1, "g_effective": 1.0},
+          "initial": {"x1": 0.2, "S12": 0.61, "S23": -1.0},
+          "scan": {"type": "grid", "axes": [{"param": "v1", "min": -2, "max": 1, "n": 12},
+                                            {"param": "v2", "min": -1, "max": 1, "n": 12}]},
+          "stop": {"max_events": 40, "t_max": 100.0}, "options": {"precision": "float"}})",
+       {{kTEnd, kRhoEven, kRhoOdd, kZFinal, kZDrift}, kCudaFloatRimAgreement}},
   };
   std::vector<BackendCase> out;
   for (const auto& [text, agreement] : cases) out.push_back({json::parse(text), agreement.first, agreement.second});

@@ -4,13 +4,16 @@
 // passages end in every way there is (exit at phi = 0 and at phi = pi, t_max on the rim, the
 // step budget, masked points between them) and for roll4:disc scans whose trajectories end in
 // every way there is (t_max on a plate or on the rim, the event and step budgets, energy drift,
-// masked starts, both sheets), with R, r, eta and gravity differing from lane to lane and counts
-// that are not a multiple of the lane count; and one gbs_step_lanes call against gbs_step
-// lane by lane, each with its own step length.
+// masked starts, both sheets), in double and float, with R, r, eta and gravity differing from
+// lane to lane and counts that are not a multiple of the lane count; and one gbs_step_lanes
+// call against gbs_step lane by lane, each with its own step length.
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <set>
+#include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "lane_comparison.hpp"
 #include "rim_lane_block.hpp"
@@ -29,14 +32,22 @@ std::string fields(const TrajectoryResult& r) {
 }
 
 struct LaneCase {
-  const char* name;
-  const char* config;
+  std::string name;
+  std::string config;
   std::vector<Status> must_see;  // statuses the case exists to produce
   bool both_sides;               // Figure 18: exits at phi = 0 and at phi = pi
 };
 
+// The same case run by the float kernel, with `options` added to the config's.
+LaneCase in_float(const LaneCase& c, const nlohmann::json& options = nlohmann::json::object()) {
+  nlohmann::json config = nlohmann::json::parse(c.config);
+  config["options"]["precision"] = "float";
+  for (const auto& [key, value] : options.items()) config["options"][key] = value;
+  return {"float kernel, " + c.name, config.dump(), c.must_see, c.both_sides};
+}
+
 std::vector<LaneCase> lane_cases() {
-  return {
+  std::vector<LaneCase> cases = {
       {"Figure 18 grid, eta differing between neighbouring lanes",
        R"({"system": "roll4:disc-transversal", "parameters": {"R": 1.0, "r": 1.0},
            "scan": {"type": "grid", "axes": [{"param": "v2", "min": -1, "max": 1, "n": 23},
@@ -95,6 +106,12 @@ std::vector<LaneCase> lane_cases() {
            "stop": {"t_max": 200.0}, "options": {"max_steps": 1100}})",
        {Status::integrator_failure, Status::finished}, false},
   };
+  // roll4:disc in float: the last three cases again, energy drift at a float-sized tolerance
+  const std::size_t n = cases.size();
+  cases.push_back(in_float(cases[n - 3]));
+  cases.push_back(in_float(cases[n - 2], {{"energy_tolerance", 2e-7}}));
+  cases.push_back(in_float(cases[n - 1]));
+  return cases;
 }
 
 TEST(RimLanes, ScansMatchTheOneTrajectoryKernelBitwise) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "config_error.hpp"
+#include "roll4_disc_checks.hpp"
 #include "skipstone/rolling/roll4_disc.hpp"
 #include "skipstone/simulate.hpp"
 #include "test_support.hpp"
@@ -45,9 +46,6 @@ Log run_config(const json& cfg, TrajectoryResult* out = nullptr) {
   return log;
 }
 
-// Twice E1 and twice E2 of a trace row (ambient or frame: the same formulas, disc_junction.hpp).
-double row_k1(const State3D& s) { return s.u.x * s.u.x + s.u.y * s.u.y + s.w.z * s.w.z; }
-double row_k2(const State3D& s) { return s.u.z * s.u.z + s.w.x * s.w.x + s.w.y * s.w.y; }
 
 PlateState random_plate(std::mt19937_64& rng, int sheet) {
   std::uniform_real_distribution<double> d(-1.0, 1.0);
@@ -124,20 +122,12 @@ TEST(RollDisc, EnergiesExactToRoundOffOverLongRuns) {
     const Log log = run_config(disc_config(0.1, 0.5, g, init, {{"max_events", 2000}}), &res);
     ASSERT_EQ(res.status, Status::finished);
     ASSERT_EQ(res.events, 2000u);
-    const State3D& s0 = log.events.front().state;
-    const double k1_0 = row_k1(s0), k2_0 = row_k2(s0), z0 = log.events.front().x.z;
-    double e1 = 0.0, e2 = 0.0;
-    for (const auto& ev : log.events) {
-      e1 = std::fmax(e1, std::fabs(row_k1(ev.state) - k1_0) / k1_0);
-      // relative to the kinetic energy now or at the start, whichever is larger (as energy_error)
-      const double scale = std::fmax(row_k1(ev.state) + row_k2(ev.state), k1_0 + k2_0);
-      e2 = std::fmax(e2, std::fabs(row_k2(ev.state) + 2.0 * g * (ev.x.z - z0) - k2_0) / scale);
-    }
+    const testing::EnergyDefects d = testing::energy_defects(log, g);
     std::cout << "g_eff = " << g << ": " << log.events.size() << " rows, 2000 rim passages, t_end = " << res.t_end
-              << ", max rel. defect E1 " << e1 << ", E2 + g x3 " << e2 << ", energy_error " << res.energy_error
+              << ", max rel. defect E1 " << d.e1 << ", E2 + g x3 " << d.e2 << ", energy_error " << res.energy_error
               << ", z in [" << res.z_min << ", " << res.z_max << "]\n";
-    EXPECT_LT(e1, kEnergyRoundOff);
-    EXPECT_LT(e2, kEnergyRoundOff);
+    EXPECT_LT(d.e1, kEnergyRoundOff);
+    EXPECT_LT(d.e2, kEnergyRoundOff);
     EXPECT_LT(res.energy_error, kEnergyRoundOff);
   }
 }
@@ -145,32 +135,9 @@ TEST(RollDisc, EnergiesExactToRoundOffOverLongRuns) {
 TEST(RollDisc, TimeReversalRecoversTheStart) {
   const DiscRollModel m{1.0, 0.1, 0.5, 1.0};
   const PlateState s0 = {1, {0.2, -0.1}, {0.7, 0.45}, 0.4, 0.0, -0.3, 0.25, 0.8};
-  DiscRollOptions opt{INFINITY, 20, 1e-9, 1.0, 1e-12, 1e-12, 1000000};
-  DiscardSink sink;
-  DiscRollEnd fwd;
-  const TrajectoryResult a = run_roll4_disc(m, s0, opt, sink, &fwd);
-  ASSERT_EQ(a.status, Status::finished);
-  ASSERT_EQ(a.events, 20u);
-  ASSERT_TRUE(fwd.on_plate);
-  PlateState back = fwd.state;
-  back.u = -back.u;
-  back.u3 = -back.u3;
-  back.A12 = -back.A12;
-  back.A13 = -back.A13;
-  back.A23 = -back.A23;
-  opt.t_max = a.t_end;
-  opt.max_events = UINT64_MAX;
-  DiscRollEnd rev;
-  const TrajectoryResult b = run_roll4_disc(m, back, opt, sink, &rev);
-  ASSERT_EQ(b.status, Status::finished);
-  EXPECT_EQ(b.events, 20u);
-  ASSERT_TRUE(rev.on_plate);
-  const PlateState& e = rev.state;
-  const double err = std::fmax(
-      std::fmax(std::fmax(norm(e.p - s0.p), norm(e.u + s0.u)), std::fmax(std::fabs(e.z - s0.z), std::fabs(e.u3 + s0.u3))),
-      std::fmax(std::fabs(e.A12 + s0.A12), std::fmax(std::fabs(e.A13 + s0.A13), std::fabs(e.A23 + s0.A23))));
-  std::cout << "time reversal after 20 rim passages (t = " << a.t_end << "): max state error " << err << "\n";
-  EXPECT_EQ(e.sheet, s0.sheet);
+  double t_end = 0.0;
+  const double err = testing::time_reversal_error(m, s0, {0.0, 0, 1e-9, 1.0, 1e-12, 1e-12, 1000000}, 20, &t_end);
+  std::cout << "time reversal after 20 rim passages (t = " << t_end << "): max state error " << err << "\n";
   EXPECT_LT(err, kReversal);
 }
 

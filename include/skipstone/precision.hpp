@@ -27,6 +27,10 @@ enum class Precision : std::int32_t { float64 = 0, float32 = 1 };
 template <class T>
 constexpr Precision precision_of = std::is_same_v<T, float> ? Precision::float32 : Precision::float64;
 
+// The scalar type of a kernel compiled for Precision P.
+template <Precision P>
+using scalar_of_precision = std::conditional_t<P == Precision::float32, float, double>;
+
 // T in a parameter list where it must not be deduced: a call deduces the scalar type from the
 // state it works on, and constants such as 0.0 or INFINITY are converted to it.
 template <class T>

@@ -35,12 +35,11 @@ template <class V, class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_variant(const ScanSpec& spec, std::uint64_t index, Sink& sink) {
   const ScanPoint pt = scan_point(spec, index);
   constexpr ModelKind M = V::model;
+  using T = scalar_of_precision<V::precision>;
   if constexpr (M == ModelKind::roll_disc_transversal) {
-    if constexpr (V::precision == Precision::float32) return simulate_disc_transversal<float>(spec, pt, sink);
-    else return simulate_disc_transversal(spec, pt, sink);
+    return simulate_disc_transversal<T>(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll_disc) {
-    if constexpr (V::precision == Precision::float32) return simulate_roll4_disc<float>(spec, pt, sink);
-    else return simulate_roll4_disc(spec, pt, sink);
+    return simulate_roll4_disc<T>(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll_planes) {
     return simulate_roll4_planes(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll_strip) {
@@ -87,6 +86,13 @@ void visit_table_variant(const ScanSpec& spec, F&& f) {
   throw std::invalid_argument("no-slip model without a table");
 }
 
+// f(Variant<M, none, P, any>{}) with P the scan's precision (the rolling models with a float kernel).
+template <ModelKind M, class F>
+void visit_precision_variant(const ScanSpec& spec, F&& f) {
+  if (spec.precision == Precision::float32) f(Variant<M, TableKind::none, Precision::float32, GravityKind::any>{});
+  else f(Variant<M, TableKind::none, Precision::float64, GravityKind::any>{});
+}
+
 // Calls f(Variant<...>{}) with the variant of spec (host side: which kernel runs a scan). Float
 // kernels exist for roll4:disc, roll4:disc-transversal and the no-slip disc and cylinder:disc
 // (config validation rejects the others).
@@ -96,18 +102,8 @@ void visit_variant(const ScanSpec& spec, F&& f) {
   constexpr TableKind none = TableKind::none;
   constexpr GravityKind any = GravityKind::any;
   switch (spec.model) {
-    case ModelKind::roll_disc_transversal:
-      if (spec.precision == Precision::float32)
-        f(Variant<ModelKind::roll_disc_transversal, none, Precision::float32, any>{});
-      else
-        f(Variant<ModelKind::roll_disc_transversal, none, D, any>{});
-      return;
-    case ModelKind::roll_disc:
-      if (spec.precision == Precision::float32)
-        f(Variant<ModelKind::roll_disc, none, Precision::float32, any>{});
-      else
-        f(Variant<ModelKind::roll_disc, none, D, any>{});
-      return;
+    case ModelKind::roll_disc_transversal: visit_precision_variant<ModelKind::roll_disc_transversal>(spec, f); return;
+    case ModelKind::roll_disc: visit_precision_variant<ModelKind::roll_disc>(spec, f); return;
     case ModelKind::roll_planes: f(Variant<ModelKind::roll_planes, none, D, any>{}); return;
     case ModelKind::roll_strip: f(Variant<ModelKind::roll_strip, none, D, any>{}); return;
     case ModelKind::roll_inside_cylinder: f(Variant<ModelKind::roll_inside_cylinder, none, D, any>{}); return;
