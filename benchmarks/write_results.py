@@ -363,7 +363,9 @@ def main():
     L.append("## Scaling")
     L.append("")
     L.append(f"`skipstone bench --scaling` ({s['workload']}), median (min – max) of {sc['reps']} samples after a "
-             "warm-up; a sample of a short scan repeats it until the sample lasts 0.25 s (calls per sample):")
+             "warm-up; a sample of a short scan repeats it until the sample lasts 0.25 s (calls per sample)"
+             + ("; all points timed side by side, one sample of each per round, so that other jobs on the machine "
+                "slow them alike" if s.get("interleaved") else "") + ":")
     L.append("")
     L.append("| Trajectories | Threads | impacts/s | time per call | calls per sample | cpu use |")
     L.append("|---|---|---|---|---|---|")

@@ -12,11 +12,10 @@ void print_rate(const std::string& what, const Spread& s, const std::string& uni
   std::fflush(stdout);
 }
 
-Measured measure(const std::string& label, const std::vector<RateDef>& rates, int reps, int threads,
-                 const FlopCount& flops, double peak_flops, const std::function<EnsembleTotals()>& run,
-                 double min_sample_seconds) {
+Measured report(const std::string& label, const std::vector<RateDef>& rates, int threads, const FlopCount& flops,
+                double peak_flops, const Timing& t, const EnsembleTotals& totals) {
   Measured m;
-  const Timing t = timed_reps(reps, [&] { m.totals = run(); }, min_sample_seconds);
+  m.totals = totals;
   const double util = threads > 0 ? t.utilisation(threads) : -1.0;
   if (threads > 0) {
     m.json["threads"] = threads;
@@ -38,6 +37,13 @@ Measured measure(const std::string& label, const std::vector<RateDef>& rates, in
                 100.0 * rate / peak_flops, peak_flops);
   }
   return m;
+}
+
+Measured measure(const std::string& label, const std::vector<RateDef>& rates, int reps, int threads,
+                 const FlopCount& flops, double peak_flops, const std::function<EnsembleTotals()>& run) {
+  EnsembleTotals totals;
+  const Timing t = timed_reps(reps, [&] { totals = run(); });
+  return report(label, rates, threads, flops, peak_flops, t, totals);
 }
 
 }  // namespace skipstone::bench

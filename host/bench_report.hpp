@@ -32,12 +32,15 @@ struct Measured {
   double first_rate;  // median of the first rate
 };
 
-// 1 warm-up + reps timed samples of run (timed_reps; each sample at least min_sample_seconds).
-// threads > 0: CPU threads (utilisation recorded); 0: a device. peak_flops > 0 and a flop
-// count add the achieved fraction of peak.
+// The rates of a timed run whose totals are `totals`, as JSON and printed lines. threads > 0:
+// CPU threads (utilisation recorded); 0: a device. peak_flops > 0 and a flop count add the
+// achieved fraction of peak.
+Measured report(const std::string& label, const std::vector<RateDef>& rates, int threads, const FlopCount& flops,
+                double peak_flops, const Timing& t, const EnsembleTotals& totals);
+
+// 1 warm-up + reps timed samples of run (timed_reps), reported.
 Measured measure(const std::string& label, const std::vector<RateDef>& rates, int reps, int threads,
-                 const FlopCount& flops, double peak_flops, const std::function<EnsembleTotals()>& run,
-                 double min_sample_seconds = 0.0);
+                 const FlopCount& flops, double peak_flops, const std::function<EnsembleTotals()>& run);
 
 void print_rate(const std::string& what, const Spread& s, const std::string& unit, double utilisation);
 

@@ -1,7 +1,12 @@
-// Throughput scaling of the no-slip disc with ensemble size and CPU threads.
+// Throughput scaling of the no-slip disc with ensemble size and CPU threads. Every point (a size
+// at all threads; on the CPU, the fixed size at 1, 2, ... threads) is timed side by side with
+// the others, round by round (timed_reps_interleaved), so that other jobs coming and going on a
+// shared machine slow all points alike instead of whichever was being measured at the time.
 #include "bench_scaling.hpp"
 
 #include <cstdio>
+#include <deque>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,43 +25,57 @@ constexpr std::uint64_t kImpactsPerTrajectory = 100;
 constexpr double kMinSampleSeconds = 0.25;
 const std::vector<RateDef> kImpactRate = {{"impacts", "impacts/s", &EnsembleTotals::events}};
 
-nlohmann::json point(Backend b, int reps, std::uint64_t n, int threads, const std::string& label) {
-  const RunConfig rc = parse_config(disc_config(n, kImpactsPerTrajectory));
-  EnsembleRunner runner(b, rc.spec);
-  Measured m = measure(label, kImpactRate, reps, threads, FlopCount{}, 0.0, [&] { return runner.run(); },
-                       kMinSampleSeconds);
-  m.json["trajectories"] = n;
-  m.json["loadavg_after"] = loadavg();
-  return m.json;
-}
+struct Point {
+  std::uint64_t trajectories;
+  int threads;  // CPU threads; 0 on a device
+  bool thread_scan;
+  std::string label;
+};
 }  // namespace
 
 nlohmann::json run_scaling(Backend b, int reps, std::uint64_t max_trajectories, std::uint64_t thread_scan_size) {
   const bool cpu_backend = b == Backend::cpu;
   const int all = cpu_backend ? cpu::max_threads() : 0;
+  std::vector<Point> points;
+  for (std::uint64_t n = 1000; n <= max_trajectories; n *= 10) points.push_back({n, all, false, "N = " + std::to_string(n)});
+  if (cpu_backend) {
+    std::vector<int> counts;  // 1, 2, 4, ..., all
+    for (int t = 1; t < all; t *= 2) counts.push_back(t);
+    counts.push_back(all);
+    for (int t : counts) points.push_back({thread_scan_size, t, true, std::to_string(t) + " thread(s)"});
+  }
+
+  std::deque<RunConfig> configs;  // the runners hold references to their specs
+  std::deque<EnsembleRunner> runners;
+  std::vector<EnsembleTotals> totals(points.size());
+  std::vector<std::function<void()>> runs;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    configs.push_back(parse_config(disc_config(points[i].trajectories, kImpactsPerTrajectory)));
+    runners.emplace_back(b, configs.back().spec);
+    runs.push_back([&, i] {
+      if (cpu_backend) cpu::set_threads(points[i].threads);
+      totals[i] = runners[i].run();
+    });
+  }
+  std::printf("scaling: %zu points timed side by side, %d rounds after a warm-up (%s, %llu impacts each)\n",
+              points.size(), reps, cpu_backend ? (std::to_string(all) + " threads unless said").c_str() : "CUDA",
+              static_cast<unsigned long long>(kImpactsPerTrajectory));
+  const std::vector<Timing> timings = timed_reps_interleaved(reps, runs, kMinSampleSeconds);
+  if (cpu_backend) cpu::set_threads(all);
+
   nlohmann::json j;
   j["workload"] = "no-slip disc (as the bench's disc workload), " + std::to_string(kImpactsPerTrajectory) +
                   " impacts per trajectory";
   j["impacts_per_trajectory"] = kImpactsPerTrajectory;
-  std::printf("scaling with the number of trajectories (%s, %llu impacts each):\n",
-              cpu_backend ? (std::to_string(all) + " threads").c_str() : "CUDA",
-              static_cast<unsigned long long>(kImpactsPerTrajectory));
+  j["interleaved"] = true;
   j["trajectories"] = nlohmann::json::array();
-  for (std::uint64_t n = 1000; n <= max_trajectories; n *= 10)
-    j["trajectories"].push_back(point(b, reps, n, all, "N = " + std::to_string(n)));
-  if (cpu_backend) {
-    std::printf("scaling with the number of CPU threads (N = %llu):\n",
-                static_cast<unsigned long long>(thread_scan_size));
-    j["threads"] = nlohmann::json::array();
-    std::vector<int> counts;  // 1, 2, 4, ..., all
-    for (int t = 1; t < all; t *= 2) counts.push_back(t);
-    counts.push_back(all);
-    for (int t : counts) {
-      cpu::set_threads(t);
-      j["threads"].push_back(point(b, reps, thread_scan_size, t, std::to_string(t) + " thread(s)"));
-    }
-    cpu::set_threads(all);
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const Point& p = points[i];
+    nlohmann::json m = report(p.label, kImpactRate, p.threads, FlopCount{}, 0.0, timings[i], totals[i]).json;
+    m["trajectories"] = p.trajectories;
+    j[p.thread_scan ? "threads" : "trajectories"].push_back(m);
   }
+  j["loadavg_after"] = loadavg();
   return j;
 }
 

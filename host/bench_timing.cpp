@@ -47,24 +47,35 @@ double process_cpu_seconds() {
 }
 }  // namespace
 
-Timing timed_reps(int reps, const std::function<void()>& run, double min_sample_seconds) {
+std::vector<Timing> timed_reps_interleaved(int reps, const std::vector<std::function<void()>>& runs,
+                                           double min_sample_seconds) {
   using Clock = std::chrono::steady_clock;
   constexpr int kMaxCallsPerSample = 1000000;
-  const auto w0 = Clock::now();
-  run();
-  const double warm_up = std::chrono::duration<double>(Clock::now() - w0).count();
-  Timing t;
-  if (warm_up < min_sample_seconds)
-    t.calls_per_sample = warm_up > 0 ? static_cast<int>(std::min<double>(kMaxCallsPerSample, std::ceil(min_sample_seconds / warm_up)))
-                                     : kMaxCallsPerSample;
-  for (int r = 0; r < reps; ++r) {
-    const double c0 = process_cpu_seconds();
-    const auto t0 = Clock::now();
-    for (int c = 0; c < t.calls_per_sample; ++c) run();
-    t.wall.push_back(std::chrono::duration<double>(Clock::now() - t0).count() / t.calls_per_sample);
-    t.cpu.push_back((process_cpu_seconds() - c0) / t.calls_per_sample);
+  std::vector<Timing> timings(runs.size());
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const auto w0 = Clock::now();
+    runs[i]();
+    const double warm_up = std::chrono::duration<double>(Clock::now() - w0).count();
+    if (warm_up < min_sample_seconds)
+      timings[i].calls_per_sample =
+          warm_up > 0 ? static_cast<int>(std::min<double>(kMaxCallsPerSample, std::ceil(min_sample_seconds / warm_up)))
+                      : kMaxCallsPerSample;
   }
-  return t;
+  for (int r = 0; r < reps; ++r) {
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      Timing& t = timings[i];
+      const double c0 = process_cpu_seconds();
+      const auto t0 = Clock::now();
+      for (int c = 0; c < t.calls_per_sample; ++c) runs[i]();
+      t.wall.push_back(std::chrono::duration<double>(Clock::now() - t0).count() / t.calls_per_sample);
+      t.cpu.push_back((process_cpu_seconds() - c0) / t.calls_per_sample);
+    }
+  }
+  return timings;
+}
+
+Timing timed_reps(int reps, const std::function<void()>& run, double min_sample_seconds) {
+  return timed_reps_interleaved(reps, {run}, min_sample_seconds)[0];
 }
 
 }  // namespace skipstone::bench

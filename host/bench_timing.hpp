@@ -36,4 +36,11 @@ struct Timing {
 // as many as the warm-up call's duration says make a sample last min_sample_seconds.
 Timing timed_reps(int reps, const std::function<void()>& run, double min_sample_seconds = 0.0);
 
+// The same for several calls side by side: each warmed up and given its calls per sample, then
+// `reps` rounds in which every call takes one sample in turn, so that a load that comes and goes
+// during the measurement (other jobs on a shared machine) falls on all of them alike and their
+// rates can be compared (the scaling study).
+std::vector<Timing> timed_reps_interleaved(int reps, const std::vector<std::function<void()>>& runs,
+                                           double min_sample_seconds);
+
 }  // namespace skipstone::bench
