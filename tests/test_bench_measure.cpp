@@ -1,5 +1,6 @@
 // test_bench_measure.cpp — the measuring pieces of `skipstone bench`: timed samples that repeat a
-// short call until they last a minimum time (and report the time per call), and the
+// short call until they last a minimum time (and report the time per call), several calls timed
+// side by side round by round (the scaling study), and the
 // float-versus-double comparison of two kept runs (what it counts, skips and summarises).
 #include <gtest/gtest.h>
 
@@ -7,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -58,6 +60,29 @@ TEST(BenchTiming, CallsLongerThanTheMinimumAreTimedOneByOne) {
   }, kCallSeconds / 10);
   EXPECT_EQ(t.calls_per_sample, 1);
   EXPECT_EQ(calls, 3);
+}
+
+TEST(BenchTiming, InterleavedCallsTakeOneSampleEachPerRound) {
+  std::string order;
+  const std::vector<Timing> t = timed_reps_interleaved(2, {[&] { order += 'a'; }, [&] { order += 'b'; }}, 0.0);
+  EXPECT_EQ(order, "ab" "abab");  // the warm-ups, then two rounds
+  ASSERT_EQ(t.size(), 2u);
+  EXPECT_EQ(t[0].wall.size(), 2u);
+  EXPECT_EQ(t[1].calls_per_sample, 1);
+}
+
+TEST(BenchTiming, InterleavedCallsEachGetTheirOwnCallsPerSample) {
+  int short_calls = 0, long_calls = 0;
+  const std::vector<Timing> t = timed_reps_interleaved(
+      1, {[&] { ++short_calls; }, [&] {
+            ++long_calls;
+            std::this_thread::sleep_for(std::chrono::duration<double>(kMinSampleSeconds));
+          }},
+      kMinSampleSeconds);
+  EXPECT_GT(t[0].calls_per_sample, 1);
+  EXPECT_EQ(t[1].calls_per_sample, 1);
+  EXPECT_EQ(short_calls, 1 + t[0].calls_per_sample);
+  EXPECT_EQ(long_calls, 2);
 }
 
 TrajectoryResult outcome(Status s, std::int32_t side, double energy_error, double x, double y) {
