@@ -54,24 +54,26 @@ void run_round_wall_lanes(const ScanSpec& spec, std::uint64_t first, std::uint64
     run_lane_blocks<NoSlipLaneBlock<cylinder, Cylinder, Vec3T<T>, State3DT<T>, false, W>>(spec, first, count, out);
 }
 
+// A scan of rim passages (the Figure-18 system, roll4:disc) in the spec's precision, in lanes of
+// one AVX-512 register of that type.
+template <template <class, int> class Trajectories>
+void run_rim_lanes(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out) {
+  using cpu_lanes::RimLaneBlock;
+  if (spec.precision == Precision::float32)
+    run_lane_blocks<RimLaneBlock<Trajectories<float, kRimLanes<float>>>>(spec, first, count, out);
+  else
+    run_lane_blocks<RimLaneBlock<Trajectories<double, kRimLanes<double>>>>(spec, first, count, out);
+}
+
 }  // namespace
 
 void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out) {
-  using cpu_lanes::RimLaneBlock;
   if (spec.model == ModelKind::roll_disc_transversal) {
-    using cpu_lanes::TransversalTrajectories;
-    if (spec.precision == Precision::float32)
-      run_lane_blocks<RimLaneBlock<TransversalTrajectories<float, kRimLanes<float>>>>(spec, first, count, out);
-    else
-      run_lane_blocks<RimLaneBlock<TransversalTrajectories<double, kRimLanes<double>>>>(spec, first, count, out);
+    run_rim_lanes<cpu_lanes::TransversalTrajectories>(spec, first, count, out);
     return;
   }
   if (spec.model == ModelKind::roll_disc) {
-    using cpu_lanes::DiscRollTrajectories;
-    if (spec.precision == Precision::float32)
-      run_lane_blocks<RimLaneBlock<DiscRollTrajectories<float, kRimLanes<float>>>>(spec, first, count, out);
-    else
-      run_lane_blocks<RimLaneBlock<DiscRollTrajectories<double, kRimLanes<double>>>>(spec, first, count, out);
+    run_rim_lanes<cpu_lanes::DiscRollTrajectories>(spec, first, count, out);
     return;
   }
   const bool round_wall = spec.table == TableKind::disc &&
