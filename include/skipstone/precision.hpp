@@ -1,7 +1,7 @@
-// The scalar types the kernels are compiled for (double everywhere; float also for roll4:disc and
-// its Figure-18 transversal system, Proposition 12, with the GBS integrator and the rim passage,
-// and for the no-slip disc and cylinder:disc)
-// and the constants of the templated arithmetic that depend on the type's rounding unit eps. The
+// The scalar types the kernels are compiled for - double everywhere; float also for roll4:disc and
+// its Figure-18 transversal system (Proposition 12: the GBS integrator and the rim passage) and
+// for the no-slip disc and cylinder:disc - and the constants of the templated arithmetic that
+// depend on the type's rounding unit eps. The
 // double values are the ones the double-only kernels always used (so the double instantiation is
 // unchanged); the float values are the same multiples of eps_float = 2^-23 ~ 1.19e-7 where
 // the comment beside them says nothing else.
@@ -61,8 +61,8 @@ struct ScalarConstants<float> {
   // not a multiple of eps: a float GBS step at rtol 1e-5 leaves mismatches of ~1e-5, which the
   // projection must still correct
   static constexpr float rim_projection_window = 1e-2f;
-  // 64 eps: a start set up on the rim in double and rounded is within ~3 eps of it, and an
-  // interior start is not moved by more than float resolves
+  // 64 eps: a start set up on the rim in double and rounded is within ~3 eps of it; an interior
+  // start closer than this is moved onto the rim by at most ~4e-6 R
   static constexpr float on_rim = 7.6e-6f;
 };
 

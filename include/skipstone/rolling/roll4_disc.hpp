@@ -166,9 +166,8 @@ struct DiscRollRunT {
   bool on_rim, have_chord, on_plate;
   double rho_sum[2], rho_n[2];
   std::uint64_t chord, steps, events;
-  double t;      // the clock (double in both precisions)
+  double t;        // the clock (double in both precisions)
   T z_end, theta;  // theta: the rim angle where the current passage started
-
   Status status;
 
   template <class Sink>
