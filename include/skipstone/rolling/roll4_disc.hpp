@@ -295,24 +295,49 @@ struct DiscRollRunT {
 };
 using DiscRollRun = DiscRollRunT<double>;
 
+// One roll4:disc trajectory: rim passages with the flat parts in between. Without samples it is
+// one loop over GBS steps, in which a trajectory whose passage is over makes its junction and
+// flight and starts its next passage within the same iteration: on a GPU the threads of a warp
+// then keep stepping their passages together, where a loop over passages around a loop over
+// steps would hold each thread that has finished its passage until the warp's longest one is
+// done. The steps and so the results are those of integrate_rim passage by passage, which the
+// sampling sinks (trace --sample) use.
 template <class T, class Sink>
 SKIPSTONE_HD TrajectoryResult run_roll4_disc(const DiscRollModelT<T>& m, PlateStateT<T> s0, const DiscRollOptions& opt,
                                              Sink& sink, DiscRollEndT<T>* end = nullptr) {
+  constexpr int K = kRimExtrapolationDepth;
   DiscRollRunT<T> run;
   run.start(m, s0, opt, sink);
   T y[10];
-  while (run.fly_to_rim(sink, y)) {
-    DiscRimSteps<Sink, T> steps_sink = run.rim_steps(sink);
-    RimRun<10, T> rim;
-    const T t_left = T(run.t_left()), rtol = T(opt.rtol), atol = T(opt.atol);
-    if constexpr (wants_samples<Sink>::value) {
+  const T rtol = T(opt.rtol), atol = T(opt.atol);
+  if constexpr (wants_samples<Sink>::value) {
+    while (run.fly_to_rim(sink, y)) {
+      DiscRimSteps<Sink, T> steps_sink = run.rim_steps(sink);
       SampledRimSteps<DiscRimSystemT<T>, DiscRimSteps<Sink, T>, Sink, T> sampled{
           steps_sink, sink, run.sys, rtol, atol, run.t, run.theta, m.R, m.r, T(0), {}};
-      rim = integrate_rim<kRimExtrapolationDepth>(run.sys, y, t_left, rtol, atol, run.steps_left(), sampled);
-    } else {
-      rim = integrate_rim<kRimExtrapolationDepth>(run.sys, y, t_left, rtol, atol, run.steps_left(), steps_sink);
+      if (!run.leave_rim(integrate_rim<K>(run.sys, y, T(run.t_left()), rtol, atol, run.steps_left(), sampled))) break;
     }
-    if (!run.leave_rim(rim)) break;
+  } else {
+    RimStepper<K, DiscRimSystemT<T>, T> stepper;
+    bool in_passage = false;
+    for (;;) {
+      if (!in_passage) {
+        if (!run.fly_to_rim(sink, y)) break;
+        DiscRimSteps<Sink, T> steps_sink = run.rim_steps(sink);
+        stepper.start(run.sys, y, T(run.t_left()), run.steps_left(), steps_sink);
+        in_passage = true;
+      }
+      T h;
+      if (!stepper.next_step(h)) {
+        in_passage = false;
+        if (!run.leave_rim(stepper.run())) break;
+        continue;
+      }
+      T y_step[10];
+      const T err = gbs_step<10, K>(run.sys, stepper.y(), h, y_step, rtol, atol);
+      DiscRimSteps<Sink, T> steps_sink = run.rim_steps(sink);
+      stepper.take(y_step, err, steps_sink);
+    }
   }
   if (end) *end = {run.on_plate, run.s};
   return run.result();
