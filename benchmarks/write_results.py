@@ -84,15 +84,21 @@ def scaling_notes(s):
     if not low:
         notes.append(f"- Against the number of trajectories the rate stays within 10% of its best ({e(best)}).")
     for p in low:
+        # the shortfall against the best rate, in parts: the fixed cost of a run (fit above), the
+        # threads' time other jobs took (1 - cpu use), and what neither accounts for
         n = p["trajectories"]
-        model = (fit[0] + fit[1] * n) if fit and fit[0] > 0 else None
-        if model and fit[0] / model > 0.1:
-            why = f"the fixed cost of a run is {100 * fit[0] / model:.0f}% of it (fit above)"
-        elif p["cpu_utilisation"] < 0.9:
-            why = f"the process had {100 * p['cpu_utilisation']:.0f}% of its threads' time (other jobs on the cores)"
-        else:
-            why = "not explained by the fixed cost of a run or by load (cpu use near 100%)"
-        notes.append(f"- N = {n:.0e}: {100 * p['impacts']['median'] / best:.0f}% of the best rate; {why}.")
+        shortfall = 1.0 - p["impacts"]["median"] / best
+        fixed = fit[0] / (fit[0] + fit[1] * n) if fit and fit[0] > 0 else 0.0
+        load = max(0.0, 1.0 - p["cpu_utilisation"])
+        rest = shortfall - fixed - load
+        parts = []
+        if fixed >= 0.01:
+            parts.append(f"{100 * fixed:.0f} points the fixed cost of a run (fit above)")
+        if load >= 0.01:
+            parts.append(f"{100 * load:.0f} points other jobs on the cores (cpu use {100 * p['cpu_utilisation']:.0f}%)")
+        parts.append(f"{100 * rest:.0f} points not explained by either" if rest > 0.03 else "nothing else")
+        notes.append(f"- N = {n:.0e}: {100 * (1 - shortfall):.0f}% of the best rate; of the {100 * shortfall:.0f} points "
+                     f"short: {', '.join(parts)}.")
     th = s.get("threads", [])
     if len(th) > 1:
         one = th[0]["impacts"]["median"]
