@@ -39,7 +39,7 @@ step() {  # step NAME SECONDS COMMAND...: runs with a time limit, records a fail
 
 if [ -n "$bundle" ]; then
   [ -x "$bundle/bin/skipstone" ] || { echo "gpu_check: $bundle/bin/skipstone not found (make it with scripts/gpu_bundle.sh)" >&2; exit 1; }
-  export LD_LIBRARY_PATH="$PWD/$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  export LD_LIBRARY_PATH="$(cd "$bundle/lib" && pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   bin="$bundle/bin/skipstone"
   tests="$bundle/bin/test_backends"
   kernels="$bin"
