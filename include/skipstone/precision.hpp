@@ -50,7 +50,8 @@ struct ScalarConstants<double> {
   // roll4:disc's projection onto E2 + G x3 corrects a relative mismatch below this only (larger
   // ones mean a target near 0, where rescaling is no round-off-sized correction): 4.5e7 eps
   static constexpr double rim_projection_window = 1e-8;
-  // a start within this relative distance of the rim circle is on it (4.5e3 eps)
+  // a start within this relative distance of the rim circle is on it, not outside the disc
+  // (4.5e3 eps)
   static constexpr double on_rim = 1e-12;
 };
 

@@ -352,7 +352,7 @@ SKIPSTONE_HD bool roll4_disc_setup(const ScanSpec& spec, const ScanPoint& pt, Di
   const double R = p[P_R];
   s.sheet = spec.start == StartKind::plate_minus ? -1 : 1;
   const Vec2 p0 = {p[P_X1], p[P_X2]};
-  if (!(dot(p0, p0) <= R * R * (1.0 + 1e-12))) return false;
+  if (!(dot(p0, p0) <= R * R * (1.0 + ScalarConstants<double>::on_rim))) return false;
   s.p = {T(p0.x), T(p0.y)};
   s.u = {T(p[P_V1]), T(p[P_V2])};
   s.u3 = T(p[P_V3]);
