@@ -2,15 +2,12 @@
 #pragma once
 #include <map>
 #include <set>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
-namespace skipstone {
+#include "config_error.hpp"
 
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+namespace skipstone {
 
 struct ParsedArgs {
   std::vector<std::string> positional;

@@ -8,7 +8,7 @@
 #include <thread>
 
 #include "backends.hpp"
-#include "cli_args.hpp"
+#include "config_error.hpp"
 
 namespace skipstone {
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "cli_args.hpp"
+#include "config_error.hpp"
 
 namespace skipstone {
 namespace {

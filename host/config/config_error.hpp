@@ -1,4 +1,5 @@
-// ConfigError: a rejected config, naming the key path (e.g. scan.axes[1].max), the offending
+// The two kinds of bad input, both exit status 2 before anything is written. UsageError: a
+// rejected command line (an unknown or malformed option). ConfigError: a rejected config, naming the key path (e.g. scan.axes[1].max), the offending
 // value and what is allowed. The CLI prints it and exits with status 2 before writing anything.
 #pragma once
 #include <stdexcept>
@@ -24,6 +25,10 @@ inline std::string printable_key(const std::string& key) {
   }
   return out;
 }
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 class ConfigError : public std::runtime_error {
  public:

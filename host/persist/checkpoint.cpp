@@ -10,7 +10,7 @@
 #include <stdexcept>
 
 #include "atomic_file.hpp"
-#include "cli_args.hpp"
+#include "config_error.hpp"
 #include "config_hash.hpp"
 #include "range_files.hpp"
 #include "version.hpp"
