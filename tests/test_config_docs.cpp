@@ -3,6 +3,8 @@
 // and start keys with their defaults and allowed ranges, its default start and its observables,
 // and the observable table names exactly the observables some system allows. A parameter,
 // start key, system or observable added to the code without a line in docs/config.md fails here.
+// The complete configs shown in README.md and docs/config.md (```json blocks that start with
+// '{') must parse, so that a user can copy them.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -12,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "config.hpp"
 #include "observables.hpp"
 #include "systems.hpp"
 
@@ -72,6 +75,29 @@ std::vector<std::string> quoted_words(const std::string& line) {
     if (end == std::string::npos) break;
     out.push_back(line.substr(pos + 1, end - pos - 1));
     pos = end + 1;
+  }
+  return out;
+}
+
+std::string read_text(const std::string& relative_path) {
+  const std::string path = std::string(SKIPSTONE_SOURCE_DIR) + "/" + relative_path;
+  std::ifstream in(path);
+  EXPECT_TRUE(in.good()) << "cannot open " << path;
+  std::ostringstream os;
+  os << in.rdbuf();
+  return os.str();
+}
+
+// The ```json blocks of a markdown text that hold a whole config (they start with '{').
+std::vector<std::string> config_blocks(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t pos = 0;
+  while ((pos = text.find("```json\n", pos)) != std::string::npos) {
+    const std::size_t begin = pos + 8, end = text.find("```", begin);
+    if (end == std::string::npos) break;
+    const std::string block = text.substr(begin, end - begin);
+    if (trim(block).rfind("{", 0) == 0) out.push_back(block);
+    pos = end + 3;
   }
   return out;
 }
@@ -219,6 +245,26 @@ TEST(ConfigDocs, ObservablesPerSystemMatchTheSchema) {
   }
   EXPECT_EQ(doc().catalogue, allowed_somewhere) << "the observable table of docs/config.md";
   for (const auto& name : doc().catalogue) EXPECT_NO_THROW(skipstone::observable_info(name)) << name;
+}
+
+TEST(ConfigDocs, ConfigsShownInTheDocsAreValid) {
+  for (const char* file : {"README.md", "docs/config.md"}) {
+    const std::vector<std::string> blocks = config_blocks(read_text(file));
+    EXPECT_FALSE(blocks.empty()) << file << " shows no complete config";
+    for (const auto& text : blocks) {
+      try {
+        skipstone::parse_config_text(text);
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << file << ": " << e.what() << "\n" << text;
+      }
+    }
+  }
+}
+
+TEST(ConfigDocs, TheReferenceExampleDeclaresAHistogram) {
+  const std::vector<std::string> blocks = config_blocks(read_text("docs/config.md"));
+  ASSERT_FALSE(blocks.empty());
+  EXPECT_EQ(skipstone::parse_config_text(blocks.front()).histograms.count("caustic_gap"), 1u);
 }
 
 }  // namespace
