@@ -112,10 +112,12 @@ void check_memory(const RunConfig& rc, std::uint64_t trajectories) {
   const std::uint64_t available = available_memory_bytes(source);
   const std::uint64_t needed = estimated_memory_bytes(rc, trajectories);
   if (source.empty() || needed <= available) return;
-  std::string shape;
-  for (std::size_t n : rc.shape) shape += (shape.empty() ? "" : " x ") + std::to_string(n);
-  throw ConfigError("scan", std::to_string(trajectories) + " trajectories (" + (rc.spec.random ? "random scan of " : "grid ") +
-                                shape + ", " + std::to_string(rc.observables.size()) + " observables) need about " +
+  std::string scan = rc.spec.random ? "random scan of " + std::to_string(rc.spec.count) : "grid";
+  if (!rc.spec.random)
+    for (std::size_t j = 0; j < rc.axes.size(); ++j)
+      scan += (j ? " x " : " ") + rc.axes[j].name + " " + std::to_string(rc.axes[j].n);
+  throw ConfigError("scan", std::to_string(trajectories) + " trajectories (" + scan + ", " +
+                                std::to_string(rc.observables.size()) + " observables) need about " +
                                 std::to_string(needed) + " bytes (" + gigabytes(needed) + ") of memory for their maps; " +
                                 std::to_string(available) + " bytes (" + gigabytes(available) + ") are available (" +
                                 source + "): use a smaller grid or fewer observables");
