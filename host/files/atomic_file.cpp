@@ -163,7 +163,8 @@ Destination resolve_destination(const std::filesystem::path& path) {
     if (::stat(path.c_str(), &st) == 0) {
         for (int fd : {STDOUT_FILENO, STDERR_FILENO})
             if (same_file(st, fd)) return {path, true, fd};
-        if (S_ISDIR(st.st_mode)) throw std::runtime_error("cannot write '" + path.string() + "': it is a folder");
+        if (S_ISDIR(st.st_mode))
+            throw std::runtime_error("cannot write '" + path.string() + "': " + std::strerror(EISDIR));
         if (!S_ISREG(st.st_mode)) return {path, true, -1};
         char* real = ::realpath(path.c_str(), nullptr);
         if (real == nullptr) fail_errno(path, "cannot resolve the file's real name", errno);
