@@ -12,5 +12,5 @@ fi
 scripts/setup.sh --target skipstone
 build="${SKIPSTONE_BUILD_DIR:-build}"
 out="${1:-out/figure18}"
-"$build/skipstone" run examples/figure18.json --out "$out" --backend cpu
+"$build/skipstone" run examples/figure18.json --out "$out" --backend cpu --overwrite  # a rerun replaces the map
 echo "pictures: $out/exit_time.png $out/exit_arc.png $out/exit_side.png"

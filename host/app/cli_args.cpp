@@ -9,6 +9,7 @@ ParsedArgs parse_args(const std::vector<std::string>& args, const std::set<std::
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a.rfind("--", 0) == 0) {
+      if (p.flags.count(a) || p.values.count(a)) throw UsageError("option " + a + " given more than once");
       if (flags.count(a)) {
         p.flags.insert(a);
       } else if (with_value.count(a)) {

@@ -15,8 +15,8 @@ struct ParsedArgs {
   std::set<std::string> flags;                // --flag
 };
 
-// `with_value` lists the options taking a value, `flags` the bare ones; anything else is a
-// UsageError naming the option.
+// `with_value` lists the options taking a value, `flags` the bare ones; anything else, and an
+// option given twice (`--out a --out b`: which one was meant?), is a UsageError naming the option.
 ParsedArgs parse_args(const std::vector<std::string>& args, const std::set<std::string>& with_value,
                       const std::set<std::string>& flags);
 

@@ -9,16 +9,18 @@
 #include "commands.hpp"
 #include "config.hpp"
 #include "config_hash.hpp"
+#include "memory_check.hpp"
 #include "output_location.hpp"
 #include "output_writer.hpp"
 #include "partial_output.hpp"
+#include "previous_outputs.hpp"
 #include "range_files.hpp"
 #include "scan_runner.hpp"
 
 namespace skipstone {
 
 const char* const kMergeHelp =
-    "usage: skipstone merge SHARD_DIR... --out DIR [--quiet]\n"
+    "usage: skipstone merge SHARD_DIR... --out DIR [--overwrite] [--quiet]\n"
     "\n"
     "Combines the outputs of `skipstone run CONFIG.json --out SHARD_DIR --shard I/N` for\n"
     "I = 0 .. N-1 (in any order) into DIR: the same meta.json, .npy maps and PNG heat maps as\n"
@@ -27,7 +29,9 @@ const char* const kMergeHelp =
     "cover the scan exactly once; otherwise nothing is written (exit 2).\n"
     "\n"
     "options:\n"
-    "  --out DIR          output folder (created if missing)\n"
+    "  --out DIR          output folder (created if missing; not a shard folder); one that\n"
+    "                     holds another run's outputs is refused unless --overwrite\n"
+    "  --overwrite        replace the outputs of the earlier run in DIR (as for run)\n"
     "  --quiet            no summary on stdout\n";
 
 namespace {
@@ -90,7 +94,7 @@ void check_shards(std::vector<ShardInput>& shards) {
 }  // namespace
 
 int merge_command(const std::vector<std::string>& args, const std::string& command_line) {
-  const ParsedArgs a = parse_args(args, {"--out"}, {"--quiet", "--help"});
+  const ParsedArgs a = parse_args(args, {"--out"}, {"--quiet", "--help", "--overwrite"});
   if (a.flags.count("--help")) {
     std::cout << kMergeHelp;
     return 0;
@@ -106,6 +110,13 @@ int merge_command(const std::vector<std::string>& args, const std::string& comma
   if (config_hash(rc.resolved) != meta0.at("config_hash"))
     throw UsageError((shards.front().dir / "meta.json").string() + ": config does not resolve to its config_hash");
   prepare_output_dir(dir, estimated_output_bytes(rc));
+  for (const ShardInput& s : shards) {
+    std::error_code ec;
+    if (fs::equivalent(s.dir, dir, ec))
+      throw UsageError("--out " + dir.string() + " is the shard folder " + s.dir.string() + ": choose another folder");
+  }
+  check_memory(rc, rc.spec.count);
+  const PreviousOutputs previous = check_previous_outputs(dir, {rc.resolved, std::nullopt, false}, a.flags.count("--overwrite") > 0);
 
   RangeResult whole = empty_range_result(rc, 0);
   for (auto& [name, v] : whole.values) v.reserve(values_per_trajectory(name) * rc.spec.count);
@@ -126,6 +137,7 @@ int merge_command(const std::vector<std::string>& args, const std::string& comma
   }
   const BackendChoice backend{meta0.at("backend") == "cuda" ? Backend::cuda : Backend::cpu, meta0.at("device").get<std::string>()};
   const ScanResult res = scan_result(std::move(whole), meta0.at("chunk_size").get<std::uint64_t>(), rc);
+  remove_previous_outputs(previous);
   write_outputs(dir, rc, res, run_metadata(rc, res, backend, command_line));
   if (!a.flags.count("--quiet"))
     std::cout << "merged " << shards.size() << " shards (" << rc.spec.count << " trajectories) into " << dir.string() << "/\n";

@@ -15,11 +15,13 @@
 #include "backends.hpp"
 #include "config.hpp"
 #include "executors.hpp"
+#include "memory_check.hpp"
 #include "mpi_scan.hpp"
 #include "mpi_session.hpp"
 #include "output_location.hpp"
 #include "output_writer.hpp"
 #include "partial_output.hpp"
+#include "previous_outputs.hpp"
 #include "scan_runner.hpp"
 #include "shard.hpp"
 
@@ -33,7 +35,10 @@ const char* const kRunHelp =
     "DIR/<observable>.png heat maps. Nothing is written when the config is rejected.\n"
     "\n"
     "options:\n"
-    "  --out DIR          output folder (created if missing)\n"
+    "  --out DIR          output folder (created if missing); one that holds another run's\n"
+    "                     outputs is refused unless --overwrite\n"
+    "  --overwrite        replace the outputs of the earlier run in DIR: the files its\n"
+    "                     meta.json records are removed just before the new ones are written\n"
     "  --backend NAME     auto (default: CUDA when a device is present), cpu or cuda\n"
     "  --threads N        CPU threads (default: all cores; under MPI: the cores of the node\n"
     "                     divided among its ranks)\n"
@@ -119,6 +124,7 @@ struct RunSetup {
   BackendChoice backend;
   ScanOptions options;
   std::optional<Checkpoint> checkpoint;
+  PreviousOutputs previous;
 };
 
 void set_up(const ParsedArgs& a, const MpiJob& job, RunSetup& s) {
@@ -140,7 +146,11 @@ void set_up(const ParsedArgs& a, const MpiJob& job, RunSetup& s) {
   // Fixed once (it depends on the free memory): the run and meta.json use the same size.
   s.options.chunk_override = scan_chunk_size(rc, s.backend, s.options);
   if (job.rank != 0) return;  // only rank 0 writes
-  prepare_output_dir(s.dir, s.shard ? estimated_partial_bytes(rc, s.options.range->size()) : estimated_output_bytes(rc));
+  const std::uint64_t trajectories = s.shard ? s.options.range->size() : rc.spec.count;
+  prepare_output_dir(s.dir, s.shard ? estimated_partial_bytes(rc, trajectories) : estimated_output_bytes(rc));
+  check_memory(rc, trajectories);
+  s.previous = check_previous_outputs(s.dir, {rc.resolved, s.shard, a.flags.count("--resume") > 0},
+                                      a.flags.count("--overwrite") > 0);
   if (!a.flags.count("--no-checkpoint")) {
     s.checkpoint.emplace(s.dir, rc, s.options.range.value_or(TrajectoryRange{0, rc.spec.count}), a.flags.count("--resume") > 0);
     s.options.checkpoint = &*s.checkpoint;
@@ -157,7 +167,7 @@ int run_command(const std::vector<std::string>& args, const std::string& command
   // error and every other rank stops quietly.
   try {
     const ParsedArgs a = parse_args(args, {"--out", "--backend", "--threads", "--chunk", "--shard", "--devices"},
-                                    {"--quiet", "--help", "--resume", "--no-checkpoint"});
+                                    {"--quiet", "--help", "--resume", "--no-checkpoint", "--overwrite"});
     if (a.flags.count("--help")) {
       if (writer) std::cout << kRunHelp;
       return 0;
@@ -180,6 +190,7 @@ int run_command(const std::vector<std::string>& args, const std::string& command
   std::optional<RangeResult> range = run_scan_range_on_job(rc, backend, options);
   if (!writer) return 0;
   const std::uint64_t chunk_size = options.chunk_override;
+  remove_previous_outputs(setup.previous);
   if (shard) {
     nlohmann::json meta = partial_metadata(rc, *range, *shard, backend, chunk_size, command_line);
     if (job.distributed()) meta["mpi_ranks"] = job.size;

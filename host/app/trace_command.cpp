@@ -20,8 +20,8 @@ const char* const kTraceHelp =
     "usage: skipstone trace CONFIG.json --out FILE.csv [--index I] [--sample DT]\n"
     "\n"
     "Runs trajectory number I (default 0) of the scan in CONFIG.json on the host, in the\n"
-    "scan's precision (options.precision), and writes\n"
-    "one CSV row per event: no-slip models give time, position, velocity, spin and the\n"
+    "scan's precision (options.precision), and writes to FILE.csv (- for standard output) a\n"
+    "header row and one CSV row per event: no-slip models give time, position, velocity, spin and the\n"
     "contact point a - r nu; roll3:strip and roll4:planes give every segment end (flat part or\n"
     "rim passage), roll3:inside-cylinder every turn about the axis; the Figure-18 system gives\n"
     "every accepted integrator step.\n"
@@ -30,7 +30,9 @@ const char* const kTraceHelp =
     "events, one row at each t = 0, DT, 2 DT, ... up to the end of the run, and the final state\n"
     "when the run ends between samples. Exact for the closed-form models; for roll4:disc each\n"
     "sample inside a rim passage is an integrator step stopped at that time, as accurate as the\n"
-    "trajectory's own steps (rtol/atol). Rows as in the event trace.\n";
+    "trajectory's own steps (rtol/atol). Rows as in the event trace.\n"
+    "\n"
+    "A masked start (outside the allowed set) gives the header only, with a note on stderr.\n";
 
 namespace {
 
@@ -147,13 +149,19 @@ int trace_command(const std::vector<std::string>& args) {
   if (index >= rc.spec.count)
     throw UsageError("--index " + std::to_string(index) + ": the scan has " + std::to_string(rc.spec.count) + " trajectories");
   const ScanPoint pt = scan_point(rc.spec, index);
-  TraceRecorder rec(pt.p[P_BALL_R]);
+  TraceRecorder rec(rc.spec.model, pt.p[P_BALL_R]);
   if (dt > 0.0) record_samples(rc, index, dt, rec);
   DiscardSink none;
   const TrajectoryResult r = dt > 0.0 ? simulate_trajectory(rc.spec, index, none) : simulate_trajectory(rc.spec, index, rec);
-  io::write_text_atomically(a.values.at("--out"), rec.csv());
-  std::cout << "wrote " << rec.rows() << " rows to " << a.values.at("--out") << " (status " << status_name(r.status)
-            << ", " << r.events << " events, t_end " << r.t_end << ")\n";
+  const std::string& out = a.values.at("--out");
+  // With the CSV on standard output, the summary goes to standard error.
+  std::ostream& summary = io::writes_to_standard_output(out) ? std::cerr : std::cout;
+  io::write_text_atomically(out, rec.csv());
+  summary << "wrote " << rec.rows() << " rows to " << (out == "-" ? "standard output" : out) << " (status "
+          << status_name(r.status) << ", " << r.events << " events, t_end " << r.t_end << ")\n";
+  if (r.status == Status::masked)
+    std::cerr << "skipstone trace: trajectory " << index << " is masked (its start lies outside the allowed set, "
+              << "see the system's parameters in docs/config.md): the CSV holds the header only\n";
   return 0;
 }
 
