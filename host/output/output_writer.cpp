@@ -147,8 +147,8 @@ void write_outputs(const std::filesystem::path& dir, const RunConfig& rc, const 
     if (!map2d || info.type == ObservableType::vector3) continue;
     io::HeatmapSpec hs;
     hs.title = rc.system.name + ": " + name;
-    hs.x = {rc.axes[0].name, rc.axes[0].min, rc.axes[0].max};
-    hs.y = {rc.axes[1].name, rc.axes[1].min, rc.axes[1].max};
+    hs.x = io::grid_axis(rc.axes[0].name, rc.axes[0].min, rc.axes[0].max, rc.axes[0].n);
+    hs.y = io::grid_axis(rc.axes[1].name, rc.axes[1].min, rc.axes[1].max, rc.axes[1].n);
     hs.colorbar_label = name;
     if (name == "status") {
       hs.categorical = true;
