@@ -34,8 +34,9 @@ RunConfig grid(const std::string& system_json, int n) {
   return testing::config_from(j);
 }
 
-// Runs the whole scan as a single chunk on one CPU thread (the caller restores the count) while another thread samples the
-// collector's counter; returns how many samples lay strictly between 0 and the scan's count.
+// Runs the whole scan as a single chunk on one CPU thread (the caller restores the thread
+// count) while another thread samples the collector's counter; returns how many samples lay
+// strictly between 0 and the scan's count.
 int samples_inside_one_chunk(const RunConfig& rc, std::uint64_t* final_count) {
   cpu::set_threads(1);
   const BackendChoice backend{Backend::cpu, "cpu"};
