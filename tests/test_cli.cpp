@@ -109,7 +109,8 @@ TEST_F(CliTest, GridScanWritesMetadataMapsAndHeatmaps) {
 
   const json& tp = meta.at("throughput");
   ASSERT_TRUE(tp.is_object());
-  EXPECT_GT(tp.at("trajectories_per_s").get<double>(), 0.0);
+  EXPECT_GT(tp.at("computed_trajectories_per_s").get<double>(), 0.0);
+  EXPECT_GT(tp.at("points_per_s").get<double>(), 0.0);
   EXPECT_GE(tp.at("events_per_s").get<double>(), 0.0);
   const std::uint64_t total_events = tp.at("total_events").get<std::uint64_t>();
 
@@ -241,6 +242,29 @@ TEST_F(CliTest, Figure18MaskedPixelsAreNanInExitSide) {
   EXPECT_EQ(meta.at("observables").at("exit_side").at("stats").at("count").get<std::size_t>(), 225u - nan_count);
   EXPECT_NE(meta.at("observables").at("exit_side").at("description").get<std::string>().find("NaN"),
             std::string::npos);
+}
+
+// meta.json's throughput counts masked points apart: they are not integrated, and a rate over
+// every grid point would overstate the integration rate by the masked share.
+TEST_F(CliTest, ThroughputCountsMaskedPointsApartFromComputedTrajectories) {
+  const fs::path cfg = write_config("fig18.json", small_figure18(15, 10, R"("observables": ["status"])"));
+  const fs::path out = dir_ / "out";
+  const CliResult r = run(cfg, out, "--backend cpu");
+  ASSERT_EQ(r.rc, 0) << describe(r);
+  const json meta = read_json(out / "meta.json");
+  const json& tp = meta.at("throughput");
+  const std::uint64_t masked = meta.at("status_counts").at("masked").get<std::uint64_t>();
+  ASSERT_GT(masked, 0u) << "the corners of the grid lie outside the unit disc";
+  EXPECT_EQ(tp.at("masked_points").get<std::uint64_t>(), masked);
+  EXPECT_EQ(tp.at("computed_trajectories").get<std::uint64_t>(), 225u - masked);
+  EXPECT_FALSE(tp.contains("trajectories_per_s")) << "the old rate over every point, masked ones included";
+  const double wall = tp.at("wall_seconds").get<double>();
+  EXPECT_EQ(wall, meta.at("wall_time_s").get<double>());
+  ASSERT_GT(wall, 0.0);
+  const double rel = 1e-12;  // the rates are plain quotients of these numbers
+  EXPECT_NEAR(tp.at("computed_trajectories_per_s").get<double>() * wall, 225.0 - static_cast<double>(masked),
+              rel * 225.0);
+  EXPECT_NEAR(tp.at("points_per_s").get<double>() * wall, 225.0, rel * 225.0);
 }
 
 // options.precision = "float" runs the float Figure-18 kernel from the config: meta.json says

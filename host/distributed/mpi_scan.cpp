@@ -60,7 +60,7 @@ RangeResult coordinate(const RunConfig& rc, const BackendChoice& backend, const 
       std::uint64_t assign[2] = {next ? next->first : 0, next ? next->size() : 0};
       MPI_Send(assign, 2, MPI_UINT64_T, st.MPI_SOURCE, kTagAssign, MPI_COMM_WORLD);
       if (!next) --serving;
-      if (count > 0) run.collector().add(decode_range(bytes));
+      if (count > 0) run.collector().add_remote(decode_range(bytes));
     }
   } catch (...) {
     run.queue().cancel();

@@ -170,6 +170,15 @@ double axis_fraction(double v, double a, double b) {
     return std::isfinite(f) ? std::clamp(f, 0.0, 1.0) : 0.5;
 }
 
+}  // namespace
+
+HeatmapAxis grid_axis(std::string label, double first, double last, std::size_t n) {
+    const double half = n > 1 ? 0.5 * (last - first) / static_cast<double>(n - 1) : 0.5;
+    return {std::move(label), first - half, last + half};
+}
+
+namespace {
+
 // ------------------------------------------------------------ resampling ----
 
 struct Grid {

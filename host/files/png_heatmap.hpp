@@ -14,8 +14,13 @@ namespace skipstone::io {
 
 struct HeatmapAxis {
     std::string label;
-    double min = 0.0, max = 1.0;
+    double min = 0.0, max = 1.0;  // the outer edges of the first and last cells
 };
+
+// The axis of n grid points first + k (last - first)/(n - 1), k = 0 .. n-1, each at the centre
+// of its cell: the edges lie half a spacing outside the first and last points (one point: a
+// cell of width 1 around it).
+HeatmapAxis grid_axis(std::string label, double first, double last, std::size_t n);
 
 struct HeatmapSpec {
     std::string title;            // drawn at the top
@@ -51,7 +56,7 @@ struct HeatmapImage {
 
 // Renders the map. `values` is row-major, nx columns by ny rows, with row 0 at
 // y.min (drawn at the bottom). The data area spans [x.min, x.max] by
-// [y.min, y.max] edge to edge. Grids smaller than 512 cells along an axis are
+// [y.min, y.max] edge to edge (grid_axis for maps of grid points). Grids smaller than 512 cells along an axis are
 // enlarged by an integer nearest-neighbour factor; grids larger than 1024 are
 // reduced by integer blocks (mean of finite values for continuous maps, most
 // frequent category for categorical maps; a block without finite values is

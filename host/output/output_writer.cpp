@@ -85,8 +85,16 @@ json run_metadata(const RunConfig& rc, const ScanResult& res, const BackendChoic
   meta["trajectories"] = rc.spec.count;
   meta["chunk_size"] = res.chunk_size;
   meta["wall_time_s"] = res.wall_seconds;
+  // Masked points (starts outside their allowed set) cost next to nothing: the rates of the
+  // computed trajectories and of all scan points are reported apart.
   const double w = res.wall_seconds > 0.0 ? res.wall_seconds : 1e-9;
-  meta["throughput"] = {{"trajectories_per_s", static_cast<double>(rc.spec.count) / w},
+  const std::uint64_t masked = res.status_counts[static_cast<int>(Status::masked)];
+  const std::uint64_t computed = rc.spec.count - masked;
+  meta["throughput"] = {{"computed_trajectories", computed},
+                        {"masked_points", masked},
+                        {"wall_seconds", res.wall_seconds},
+                        {"computed_trajectories_per_s", static_cast<double>(computed) / w},
+                        {"points_per_s", static_cast<double>(rc.spec.count) / w},
                         {"events_per_s", static_cast<double>(res.total_events) / w},
                         {"total_events", res.total_events}};
   json counts = json::object();
@@ -139,8 +147,8 @@ void write_outputs(const std::filesystem::path& dir, const RunConfig& rc, const 
     if (!map2d || info.type == ObservableType::vector3) continue;
     io::HeatmapSpec hs;
     hs.title = rc.system.name + ": " + name;
-    hs.x = {rc.axes[0].name, rc.axes[0].min, rc.axes[0].max};
-    hs.y = {rc.axes[1].name, rc.axes[1].min, rc.axes[1].max};
+    hs.x = io::grid_axis(rc.axes[0].name, rc.axes[0].min, rc.axes[0].max, rc.axes[0].n);
+    hs.y = io::grid_axis(rc.axes[1].name, rc.axes[1].min, rc.axes[1].max, rc.axes[1].n);
     hs.colorbar_label = name;
     if (name == "status") {
       hs.categorical = true;

@@ -22,9 +22,10 @@ BackendChoice choose_backend(const std::string& name, int threads) {
   return {Backend::cpu, "cpu: Thrust OpenMP, " + std::to_string(cpu::max_threads()) + " threads"};
 }
 
-void run_chunk(Backend b, const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out) {
-  if (b == Backend::cuda) cuda::run_chunk(spec, first, count, out);
-  else cpu::run_chunk(spec, first, count, out);
+void run_chunk(Backend b, const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
+               DoneCounter* done) {
+  if (b == Backend::cuda) cuda::run_chunk(spec, first, count, out, done);
+  else cpu::run_chunk(spec, first, count, out, done);
 }
 
 std::uint64_t default_chunk_size(Backend b) {

@@ -4,6 +4,7 @@
 #include <functional>
 #include <string>
 
+#include "backends.hpp"
 #include "skipstone/result.hpp"
 #include "skipstone/scan_spec.hpp"
 
@@ -20,8 +21,9 @@ struct BackendChoice {
 // std::runtime_error with the reason. threads > 0 sets the CPU thread count.
 BackendChoice choose_backend(const std::string& name, int threads);
 
-// Trajectories [first, first + count) into out.
-void run_chunk(Backend b, const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out);
+// Trajectories [first, first + count) into out; `done`, when given, advanced as they finish.
+void run_chunk(Backend b, const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
+               DoneCounter* done = nullptr);
 
 // Trajectories per chunk that keep the result buffer within a memory budget of the device.
 std::uint64_t default_chunk_size(Backend b);

@@ -51,10 +51,10 @@ void bind_to_device(const Executor& e) {
 }
 
 RangeResult integrate_chunk(const Executor& e, const RunConfig& rc, TrajectoryRange chunk,
-                            std::vector<TrajectoryResult>& buf) {
+                            std::vector<TrajectoryResult>& buf, DoneCounter* done) {
   const auto t0 = std::chrono::steady_clock::now();
   buf.resize(static_cast<std::size_t>(chunk.size()));
-  run_chunk(e.backend, rc.spec, chunk.first, chunk.size(), buf.data());
+  run_chunk(e.backend, rc.spec, chunk.first, chunk.size(), buf.data(), done);
   RangeResult part = reduce_chunk(rc, chunk.first, buf.data(), chunk.size());
   part.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return part;
@@ -65,7 +65,8 @@ namespace {
 void run_worker(const Executor& e, const RunConfig& rc, ChunkQueue& queue, ResultCollector& collector) {
   bind_to_device(e);
   std::vector<TrajectoryResult> buf;
-  while (const std::optional<TrajectoryRange> chunk = queue.next()) collector.add(integrate_chunk(e, rc, *chunk, buf));
+  while (const std::optional<TrajectoryRange> chunk = queue.next())
+    collector.add(integrate_chunk(e, rc, *chunk, buf, &collector.done()));
 }
 
 }  // namespace

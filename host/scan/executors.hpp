@@ -30,9 +30,10 @@ std::vector<Executor> executors_for(const BackendChoice& backend, const std::vec
 void bind_to_device(const Executor& e);
 
 // Integrates and reduces trajectories `chunk` on the executor (its device already bound),
-// through `buf`, which is resized as needed; wall_seconds is the time this took.
+// through `buf`, which is resized as needed; wall_seconds is the time this took. `done`, when
+// given, is advanced as trajectories finish (for the progress line).
 RangeResult integrate_chunk(const Executor& e, const RunConfig& rc, TrajectoryRange chunk,
-                            std::vector<TrajectoryResult>& buf);
+                            std::vector<TrajectoryResult>& buf, DoneCounter* done = nullptr);
 
 // Runs chunks from `queue` on every executor until it is empty: in the calling thread for a
 // single executor, else in one thread each. The first failure cancels the queue and is

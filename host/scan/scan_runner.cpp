@@ -19,13 +19,17 @@ TrajectoryRange range_of(const RunConfig& rc, const ScanOptions& options) {
   return range;
 }
 
+std::uint64_t trajectories_in(const std::vector<RangeResult>& results) {
+  std::uint64_t n = 0;
+  for (const RangeResult& r : results) n += r.range.size();
+  return n;
+}
+
 std::vector<RangeResult> load_saved(const ScanOptions& options) {
   std::vector<RangeResult> saved;
   if (options.checkpoint) saved = options.checkpoint->load_finished();
   if (!saved.empty() && !options.quiet) {
-    std::uint64_t n = 0;
-    for (const RangeResult& f : saved) n += f.range.size();
-    std::cerr << "resuming: " << saved.size() << " chunks (" << n << " trajectories) loaded from "
+    std::cerr << "resuming: " << saved.size() << " chunks (" << trajectories_in(saved) << " trajectories) loaded from "
               << options.checkpoint->dir().string() << "\n";
   }
   return saved;
@@ -53,7 +57,7 @@ RangeRun::RangeRun(const RunConfig& rc, const BackendChoice& backend, const Scan
     : range_(range_of(rc, options)),
       saved_(load_saved(options)),
       queue_(range_, scan_chunk_size(rc, backend, options), ranges_of(saved_)),
-      collector_(rc, range_, options.checkpoint, options.quiet),
+      collector_(rc, range_, options.checkpoint, options.quiet, trajectories_in(saved_)),
       start_(std::chrono::steady_clock::now()) {
   for (RangeResult& r : saved_) {
     saved_wall_ += r.wall_seconds;
