@@ -1,5 +1,5 @@
 # io_tests.cmake — GoogleTest executable for the skipstone_files host output library (host/files).
-# Included from the top-level CMakeLists.txt after host/ and enable_testing().
+# Included from tests/CMakeLists.txt, after skipstone_test_labels is defined.
 if(NOT TARGET GTest::gtest_main)
   find_package(GTest REQUIRED)
 endif()
@@ -11,3 +11,4 @@ target_compile_features(test_io PRIVATE cxx_std_17)
 target_compile_options(test_io PRIVATE
   $<$<COMPILE_LANG_AND_ID:CXX,GNU,Clang,AppleClang>:-Wall -Wextra>)
 gtest_discover_tests(test_io)
+skipstone_test_labels(test_io LABELS fast)
