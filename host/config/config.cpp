@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <limits>
@@ -16,6 +18,7 @@ namespace skipstone {
 namespace {
 
 using nlohmann::json;
+namespace fs = std::filesystem;
 
 const ParamRule* find_rule(const std::vector<ParamRule>& rules, const std::string& name) {
   for (const auto& r : rules)
@@ -72,6 +75,7 @@ double gamma_of(MomentForm f, double v) {
 RunConfig parse_config(const json& j) {
   RunConfig rc;
   JsonReader top(j, "");
+  top.only({"system", "description", "parameters", "initial", "scan", "stop", "observables", "histograms", "options"});
   const std::string system = top.string("system");
   rc.system = system_schema(system);
   const SystemSchema& sys = rc.system;
@@ -81,6 +85,8 @@ RunConfig parse_config(const json& j) {
   spec.table = sys.table;
   for (double& v : spec.params) v = 0.0;
   json resolved = {{"system", system}};
+  // a note for the reader of the config and of meta.json; no effect on the run
+  if (top.has("description")) resolved["description"] = top.string("description");
 
   // --- initial conditions (read first: their keys are scannable too)
   JsonReader init = top.optional_object("initial").value_or(JsonReader::empty("initial"));
@@ -94,6 +100,9 @@ RunConfig parse_config(const json& j) {
   }
   const StartSchema& start = start_it->second;
   spec.start = start.kind;
+  std::vector<std::string> init_keys = {"start"};
+  for (const auto& r : start.keys) init_keys.push_back(r.name);
+  init.only(init_keys);
 
   // --- scan axes (names checked against the rules below)
   std::vector<std::pair<std::string, std::string>> axis_paths;  // (name, path)
@@ -103,13 +112,14 @@ RunConfig parse_config(const json& j) {
     throw ConfigError("scan.type", "value " + show(scan_type) + " is not allowed; allowed: \"grid\", \"random\"");
   spec.random = scan_type == "random";
   if (spec.random) {
-    spec.count = scan.integer("count");
-    if (spec.count == 0) throw ConfigError("scan.count", "value 0 is not allowed; a random scan needs count >= 1");
+    spec.count = scan.integer("count", 1);
     spec.seed = scan.integer_or("seed", 0);
   }
   const json axes_json = scan.has("axes") ? scan.array("axes") : json::array();
-  scan.allow("axes");
   scan.finish();
+  if (scan.has("axes") && axes_json.empty())
+    throw ConfigError("scan.axes", "the list is empty; allowed: 1 to " + std::to_string(kMaxAxes) +
+                                       " axes, or no \"axes\" key (nor \"scan\") for a single trajectory");
   if (axes_json.size() > static_cast<std::size_t>(kMaxAxes))
     throw ConfigError("scan.axes", "at most " + std::to_string(kMaxAxes) + " axes are allowed, got " +
                                        std::to_string(axes_json.size()));
@@ -127,8 +137,7 @@ RunConfig parse_config(const json& j) {
     if (spec.random) {
       a.n = 0;
     } else {
-      a.n = ax.integer("n");
-      if (a.n == 0) throw ConfigError(path + ".n", "value 0 is not allowed; an axis needs n >= 1 points (empty grid)");
+      a.n = ax.integer("n", 1);
     }
     ax.finish();
     for (const auto& prev : rc.axes)
@@ -139,6 +148,10 @@ RunConfig parse_config(const json& j) {
 
   // --- moment of inertia
   JsonReader params = top.optional_object("parameters").value_or(JsonReader::empty("parameters"));
+  std::vector<std::string> param_keys = {"gamma", "eta", "beta"};
+  for (const auto& r : sys.parameters) param_keys.push_back(r.name);
+  if (sys.table == TableKind::polygon) param_keys.push_back("vertices");
+  params.only(param_keys);
   std::vector<std::string> given;
   for (const char* m : {"gamma", "eta", "beta"})
     if (params.has(m)) given.push_back(m);
@@ -257,17 +270,11 @@ RunConfig parse_config(const json& j) {
     }
     resolved["parameters"]["vertices"] = verts;
   }
-  params.allow("gamma");
-  params.allow("eta");
-  params.allow("beta");
-  params.finish();
   if (!sys.allows_gravity && spec.params[P_G] != 0.0)
     throw ConfigError("parameters.g", "value " + number_text(spec.params[P_G]) + " is not allowed for system " + system +
                                           ": a torus has no floor; allowed: 0 (use cylinder:sinai for gravity along the axis)");
 
-  init.allow("start");
   read_rules(init, start.keys, "initial");
-  init.finish();
   resolved["initial"]["start"] = rc.start;
 
   // --- scan axes against the rules
@@ -332,10 +339,9 @@ RunConfig parse_config(const json& j) {
   JsonReader stop = top.optional_object("stop").value_or(JsonReader::empty("stop"));
   const auto t_max = stop.optional_number("t_max");
   const bool has_events = stop.has("max_events");
-  spec.max_events = stop.integer_or("max_events", std::numeric_limits<std::uint64_t>::max());
+  spec.max_events = stop.integer_or("max_events", std::numeric_limits<std::uint64_t>::max(), 1);
   stop.finish();
   if (t_max && !(*t_max > 0.0)) throw ConfigError("stop.t_max", "value " + number_text(*t_max) + " is out of range; allowed: > 0");
-  if (has_events && spec.max_events == 0) throw ConfigError("stop.max_events", "value 0 is out of range; allowed: >= 1");
   if (!t_max && !has_events) throw ConfigError("stop", "give t_max, max_events or both");
   if (sys.needs_t_max && !t_max) throw ConfigError("stop.t_max", "required for system " + system);
   spec.t_max = t_max.value_or(INFINITY);
@@ -362,7 +368,7 @@ RunConfig parse_config(const json& j) {
   const double default_tol = in_float ? kFloatDefaultTolerance : 1e-12;
   spec.rtol = opt.number_or("rtol", default_tol);
   spec.atol = opt.number_or("atol", default_tol);
-  spec.max_steps = opt.integer_or("max_steps", 1000000);
+  spec.max_steps = opt.integer_or("max_steps", 1000000, 1);
   rc.chunk_size = opt.integer_or("chunk_size", 0);
   opt.finish();
   if (!(spec.energy_tolerance > 0.0)) throw ConfigError("options.energy_tolerance", "value " + number_text(spec.energy_tolerance) + " is out of range; allowed: > 0");
@@ -374,7 +380,6 @@ RunConfig parse_config(const json& j) {
     throw ConfigError("options.rtol", "value " + number_text(spec.rtol) + " is below what float resolves; allowed with precision float: in [1e-5, 1)");
   if (in_float && spec.atol < kFloatMinTolerance)
     throw ConfigError("options.atol", "value " + number_text(spec.atol) + " is below what float resolves; allowed with precision float: >= 1e-5");
-  if (spec.max_steps == 0) throw ConfigError("options.max_steps", "value 0 is out of range; allowed: >= 1");
   resolved["options"] = {{"energy_tolerance", spec.energy_tolerance}, {"bounded_depth", spec.bounded_depth},
                          {"corner_tolerance", spec.corner_tolerance}, {"precision", precision}, {"rtol", spec.rtol}, {"atol", spec.atol},
                          {"max_steps", spec.max_steps}, {"chunk_size", rc.chunk_size}};
@@ -403,7 +408,6 @@ RunConfig parse_config(const json& j) {
 
   // --- histograms with declared bins, by observable
   if (top.has("histograms")) {
-    top.allow("histograms");
     const json& hj = j.at("histograms");
     if (!hj.is_object()) throw ConfigError("histograms", "expected an object {observable: {min, max, bins}}, got " + show(hj));
     for (const auto& [name, value] : hj.items()) {
@@ -418,22 +422,19 @@ RunConfig parse_config(const json& j) {
         throw ConfigError(path, "a vector observable has no histogram; allowed: the scalar observables");
       if (!value.is_object()) throw ConfigError(path, "expected an object {min, max, bins}, got " + show(value));
       JsonReader h(value, path);
-      const HistogramSpec hs{h.number("min"), h.number("max"), h.integer("bins")};
+      const HistogramSpec hs{h.number("min"), h.number("max"), h.integer("bins", 1, kMaxHistogramBins)};
       h.finish();
       if (!(hs.max > hs.min)) throw ConfigError(path + ".max", "value " + number_text(hs.max) + " is out of range; allowed: > min (" + number_text(hs.min) + ")");
-      if (hs.bins < 1 || hs.bins > kMaxHistogramBins) throw ConfigError(path + ".bins", "value " + std::to_string(hs.bins) + " is out of range; allowed: 1 to " + std::to_string(kMaxHistogramBins));
       rc.histograms[name] = hs;
       resolved["histograms"][name] = {{"min", hs.min}, {"max", hs.max}, {"bins", hs.bins}};
     }
   }
-  top.finish();
 
   resolved["scan"]["type"] = scan_type;
   if (spec.random) {
     resolved["scan"]["count"] = spec.count;
     resolved["scan"]["seed"] = spec.seed;
   }
-  resolved["scan"]["axes"] = json::array();
   for (const auto& a : rc.axes) {
     json ja = {{"param", a.name}, {"min", a.min}, {"max", a.max}};
     if (!spec.random) ja["n"] = a.n;
@@ -444,19 +445,22 @@ RunConfig parse_config(const json& j) {
 }
 
 RunConfig parse_config_text(const std::string& text) {
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::exception& e) {  // syntax errors and numbers that overflow a double
-    throw ConfigError("(file)", std::string("not valid JSON: ") + e.what());
-  }
-  return parse_config(j);
+  return parse_config(parse_json_text(text));
 }
 
 RunConfig load_config_file(const std::filesystem::path& path) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (st.type() == fs::file_type::not_found) throw ConfigError(path.string(), "no such file; allowed: a config file (JSON)");
+  if (st.type() == fs::file_type::directory) throw ConfigError(path.string(), "not a file (a directory); allowed: a config file (JSON)");
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError("(file)", "cannot open config file " + path.string());
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in) throw ConfigError(path.string(), std::string("cannot open: ") + std::strerror(errno));
+  std::string text;
+  try {
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  } catch (const std::exception&) {  // a read error after a successful open
+    throw ConfigError(path.string(), std::string("cannot read: ") + std::strerror(errno));
+  }
   return parse_config_text(text);
 }
 
