@@ -95,25 +95,26 @@ std::string parse_error_text(const json::exception& e) {
   return what;
 }
 
+// Edits (insertion, deletion, substitution, swap of neighbours) that turn a into b: the
+// optimal string alignment distance.
 std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
   for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
     for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
     }
   }
-  return row[b.size()];
+  return d[a.size()][b.size()];
 }
 
-// Whether two keys are near enough for one to be a likely typo of the other.
+// Whether two keys are near enough for one to be a likely typo of the other: one edit per
+// three characters of the longer, at least one, and never all of it.
 bool likely_typo(const std::string& a, const std::string& b, std::size_t distance) {
   const std::size_t longer = std::max(a.size(), b.size());
-  return distance < longer && distance <= std::max<std::size_t>(2, longer / 3);
+  return distance < longer && distance <= std::max<std::size_t>(1, longer / 3);
 }
 
 // The candidate nearest to `key`, if it is near enough to be a likely typo.
