@@ -229,6 +229,8 @@ const nlohmann::json& JsonReader::array(const std::string& key) {
   return v;
 }
 
+const nlohmann::json& JsonReader::value(const std::string& key) { return at(key); }
+
 JsonReader JsonReader::object(const std::string& key) { return JsonReader(at(key), key_path(key)); }
 
 std::optional<JsonReader> JsonReader::optional_object(const std::string& key) {

@@ -46,6 +46,7 @@ class JsonReader {
   std::string string(const std::string& key);
   std::string string_or(const std::string& key, const std::string& fallback);
   const nlohmann::json& array(const std::string& key);
+  const nlohmann::json& value(const std::string& key);  // required, any type: its checks are the caller's
   JsonReader object(const std::string& key);
   std::optional<JsonReader> optional_object(const std::string& key);
   // Marks a key as known without reading it (its reader is elsewhere).
