@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "config_sections.hpp"
+#include "json_text.hpp"
 
 namespace skipstone {
 namespace {

@@ -1,8 +1,6 @@
-// Reading a config's JSON: the text parsed with every key path in view (a duplicate key or a
-// syntax error names the key being read), and typed, path-aware access to a JSON object: every
-// getter knows the key path it reads, every failure is a ConfigError naming that path, and
-// `finish()` rejects keys nobody asked about (listing the allowed ones and suggesting the
-// nearest), so a typo never passes silently.
+// Typed, path-aware access to a JSON object: every getter knows the key path it reads, every
+// failure is a ConfigError naming that path, and `finish()` rejects keys nobody asked about
+// (listing the allowed ones and suggesting the nearest), so a typo never passes silently.
 #pragma once
 #include <cstdint>
 #include <limits>
@@ -16,11 +14,6 @@
 #include "config_error.hpp"
 
 namespace skipstone {
-
-// Parses JSON text. A key that appears twice in one object, a syntax error and a number
-// beyond a double's range are ConfigErrors at the key path being read ("(file)" outside
-// any key), with the parser's line and column.
-nlohmann::json parse_json_text(const std::string& text);
 
 class JsonReader {
  public:
