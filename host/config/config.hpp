@@ -1,6 +1,7 @@
-// A run's configuration: the JSON file (format in README "Config format") parsed, validated
-// and resolved into the kernels' ScanSpec plus what the writers need (axes, shape,
-// observables). Every rejection is a ConfigError naming the key path.
+// A run's configuration: the JSON file (format in docs/config.md) parsed, validated and
+// resolved into the kernels' ScanSpec plus what the writers need (axes, shape, observables).
+// Every rejection is a ConfigError naming the key path. parse_config reads the sections in
+// order with the readers of config_sections.hpp.
 #pragma once
 #include <cstdint>
 #include <filesystem>
@@ -49,9 +50,11 @@ constexpr double kFloatMinTolerance = 1e-5;
 constexpr double kFloatEnergyTolerance = 1e-4;
 
 RunConfig parse_config(const nlohmann::json& j);
-// Parses JSON text; syntax errors become ConfigError at key "(file)".
+// Parses JSON text (parse_json_text: a duplicate key or a syntax error is a ConfigError at the
+// key path being read, "(file)" outside any key).
 RunConfig parse_config_text(const std::string& text);
-// Reads and parses a file (parse_config_text).
+// Reads and parses a file (parse_config_text); a missing, unreadable or non-file path is a
+// ConfigError at the path.
 RunConfig load_config_file(const std::filesystem::path& path);
 
 }  // namespace skipstone
