@@ -95,6 +95,23 @@ TEST(ConfigInputs, AnIntegerOutOfRangeNamesTheAllowedRange) {
   expect_message_has(bins, "allowed: an integer in [1, 1000000]");
 }
 
+// A config built in code holds small integers as signed JSON numbers (the parser of a text
+// gives unsigned ones): a positive one is accepted, a negative one named with its range.
+TEST(ConfigInputs, SignedIntegersBuiltInCodeAreCheckedByValue) {
+  nlohmann::json config = nlohmann::json::parse(disc());
+  config["stop"]["max_events"] = std::int64_t{3};
+  ASSERT_TRUE(config["stop"]["max_events"].is_number_integer() && !config["stop"]["max_events"].is_number_unsigned());
+  EXPECT_EQ(parse_config(config).resolved["stop"]["max_events"], 3);
+  config["stop"]["max_events"] = std::int64_t{-3};
+  try {
+    parse_config(config);
+    ADD_FAILURE() << "max_events -3 accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.key(), "stop.max_events");
+    expect_message_has(e, "allowed: an integer in [1, ");
+  }
+}
+
 TEST(ConfigInputs, AMisspeltKeyGetsTheNearestAllowedOneAtEveryLevel) {
   for (const char* misspelt : {"observable", "histogram"}) {
     const ConfigError e = rejection(disc(R"({"gamma": 0.8})", R"({"max_events": 10})", std::string(R"(, ")") + misspelt + R"(": {})"));

@@ -98,8 +98,10 @@ std::uint64_t JsonReader::integer(const std::string& key, std::uint64_t min, std
   std::uint64_t n = 0;
   if (v.is_number_unsigned()) {
     n = v.get<std::uint64_t>();
-  } else if (v.is_number_integer()) {  // a signed JSON integer is negative
-    throw out_of_range();
+  } else if (v.is_number_integer()) {  // signed: negative from a parsed text, either sign from code
+    const std::int64_t i = v.get<std::int64_t>();
+    if (i < 0) throw out_of_range();
+    n = static_cast<std::uint64_t>(i);
   } else if (v.is_number_float()) {
     const double d = v.get<double>();
     if (d != std::floor(d)) throw ConfigError(key_path(key), "expected an integer, got " + show(v) + "; allowed: " + integer_range(min, max));
