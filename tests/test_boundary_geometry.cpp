@@ -154,7 +154,7 @@ std::vector<BoundaryBreak> breaks_of(const Table& t) {
   const int n = t.boundary_breaks(b);
   return std::vector<BoundaryBreak>(b, b + n);
 }
-// Whether the arc of length 2 margin around arc length l (of a table of length L) holds a break.
+// Whether a break lies within margin_s of the parameter s.
 template <class Table>
 bool near_break(const Table& t, double s, double margin_s) {
   for (const BoundaryBreak& b : breaks_of(t))
@@ -222,7 +222,7 @@ void check_round_trips(const Case<Table>& c) {
   std::vector<double> ss;
   for (int i = 0; i < 2000; ++i) ss.push_back(i / 2000.0);
   for (const BoundaryBreak& b : breaks_of(t)) ss.push_back(b.s);
-  ss.push_back(1.0 - 1e-17);
+  ss.push_back(std::nextafter(1.0, 0.0));
   for (double s : ss) {
     const BoundaryFrame f = t.boundary_frame(s);
     EXPECT_LE(circular_gap(t.boundary_parameter(f.x, f.part), s), kRoundTrip) << "s = " << s;
