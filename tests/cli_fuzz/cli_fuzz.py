@@ -40,7 +40,7 @@ def signature(case, inv, detail):
 def matches_known(case, inv, detail, known):
     text = json.dumps(case, ensure_ascii=False) + " " + detail
     for k in known:
-        if k["invariant"] == inv and all(s in text for s in k.get("all_of", [])) and \
+        if inv in k["invariant"] and all(s in text for s in k.get("all_of", [])) and \
                 (not k.get("any_of") or any(s in text for s in k["any_of"])):
             return k["id"]
     return None
