@@ -11,6 +11,7 @@ can require a rejection (exit 2) naming the offending key or option.
 import copy
 import json
 import random
+import re
 from pathlib import Path
 
 # Keys whose value selects what the other keys mean: changing one may make any other key wrong.
@@ -237,7 +238,6 @@ def text_mutation(text, rng):
         new = text[:at]
     elif kind == "nan":
         lit = rng.choice(["NaN", "Infinity", "-Infinity", "1e999", "0x10", "+1", ".5", "01", "1.", "-"])
-        import re
         nums = list(re.finditer(r"(?<=: )-?\d[\d.eE+-]*", text))
         if not nums:
             return text + "x", "append x"
@@ -377,10 +377,11 @@ class CaseGenerator:
             argv = self.merge_argv(case, rng)
             if "merge_must_reject" in case:
                 must, names = True, names + case.pop("merge_must_reject")
-        clean = not must and len(case["notes"]) == 1 and out_kind in ("fresh", "symlink_dir", "existing_dir") and \
-            not ({"--resume", "--sample"} & set(argv)) and argv[argv.index("--index") + 1 if "--index" in argv else 0] in ("0", cmd)
-        if cmd == "trace" and out_kind == "existing_dir":
-            clean = False
+        # An unmutated preset, options with valid values, an output path that can be written:
+        # the command must succeed.
+        index = argv[argv.index("--index") + 1] if "--index" in argv else "0"
+        clean = not must and len(case["notes"]) == 1 and index == "0" and not ({"--resume", "--sample"} & set(argv)) and \
+            out_kind in (("fresh", "symlink_dir", "existing_dir") if cmd != "trace" else ("fresh",))
         if rng.random() < 0.35:
             argv, opt_names, d = self.option_mutation(cmd, argv, rng)
             must, names, clean = True, names + opt_names, False
