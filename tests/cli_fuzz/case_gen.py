@@ -121,15 +121,23 @@ def related_names(path, *, old=None):
 
 # --- config mutations: each returns (config object or text, must_reject, names, description) ---
 
+def holds_selector(value):
+    """Whether a config subtree holds a key that decides what the other keys mean."""
+    if isinstance(value, dict):
+        return any(k in SELECTORS or holds_selector(v) for k, v in value.items())
+    return isinstance(value, list) and any(holds_selector(v) for v in value)
+
+
 def mut_delete(cfg, rng):
     paths = [p for p in all_paths(cfg) if not isinstance(p[-1], int) or len(get_at(cfg, p[:-1])) > 1]
     path = rng.choice(paths)
     parent = get_at(cfg, path[:-1])
+    relaxed = path[-1] in SELECTORS or holds_selector(parent[path[-1]])
     if isinstance(parent, list):
         parent.pop(path[-1])
     else:
         del parent[path[-1]]
-    return cfg, False, related_names(path), "delete %s" % path_text(path)
+    return cfg, False, (["config error: "] if relaxed else related_names(path)), "delete %s" % path_text(path)
 
 
 def mut_rename(cfg, rng):
@@ -158,7 +166,7 @@ def mut_retype(cfg, rng):
     # A string for a string, or a list holding the same list, may still be a valid value.
     must = type(new) is not type(v) and not (isinstance(v, str) and isinstance(new, str))
     relaxed = path[-1] in SELECTORS or (len(path) > 1 and path[-2] in SELECTORS)
-    return cfg, must, ([] if relaxed else related_names(path)), "retype %s to %r" % (path_text(path), new)
+    return cfg, must, (["config error: "] if relaxed else related_names(path)), "retype %s to %r" % (path_text(path), new)
 
 
 def mut_number(cfg, rng):
@@ -193,8 +201,9 @@ def mut_empty(cfg, rng):
         return mut_retype(cfg, rng)
     path = rng.choice(cands)
     new = [] if isinstance(get_at(cfg, path), list) else {}
+    relaxed = holds_selector(get_at(cfg, path))
     set_at(cfg, path, new)
-    return cfg, False, related_names(path), "empty %s" % path_text(path)
+    return cfg, False, (["config error: "] if relaxed else related_names(path)), "empty %s" % path_text(path)
 
 
 def mut_unknown_key(cfg, rng):
@@ -246,8 +255,8 @@ def text_mutation(text, rng):
         kind += " " + lit
     elif kind == "trailing":
         new = text + rng.choice(["x", "{}", ",", "\x00", " // end"])
-    elif kind == "bom":
-        new = "\ufeff" + text
+    elif kind == "bom":  # a UTF-8 byte order mark before the document: either answer is fine
+        return "\ufeff" + text, kind, True
     elif kind == "nest":
         depth = rng.choice([1000, 100000])
         new = text.replace('"stop"', '"deep": ' + "[" * depth + "]" * depth + ', "stop"', 1)
@@ -382,6 +391,8 @@ class CaseGenerator:
         index = argv[argv.index("--index") + 1] if "--index" in argv else "0"
         clean = not must and len(case["notes"]) == 1 and index == "0" and not ({"--resume", "--sample"} & set(argv)) and \
             out_kind in (("fresh", "symlink_dir", "existing_dir") if cmd != "trace" else ("fresh",))
+        # an index past the scan, or --sample for a model without samples, is a reason to reject too
+        names += [o for o in ("--index", "--sample") if o in argv]
         if rng.random() < 0.35:
             argv, opt_names, d = self.option_mutation(cmd, argv, rng)
             must, names, clean = True, names + opt_names, False
