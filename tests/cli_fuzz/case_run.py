@@ -30,7 +30,7 @@ from pathlib import Path
 INTERNAL_ERRORS = ["bad_alloc", "stoull", "stoll", "stoi", "stod", "basic_string", "basic_filebuf", "json.exception",
                    "vector::", "terminate called", "std::", "out_of_range", "invalid_argument", "bad_function_call"]
 # Output kinds where the environment itself may fail a write (exit 1 is then legitimate).
-ENV_FAIL_KINDS = {"existing_file", "existing_dir", "under_file", "readonly_dir", "ro_mount", "tmpfs_full",
+ENV_FAIL_KINDS = {"existing_file", "existing_dir", "symlink_dir", "under_file", "readonly_dir", "ro_mount", "tmpfs_full",
                   "device_null", "device_full", "fifo", "missing_parent", "dangling_symlink", "symlink_file"}
 TEMP_RE = re.compile(r"(\.tmp\.|\.skipstone-write-test)")
 LISTING = ".mount-listing"
