@@ -132,7 +132,8 @@ def mut_delete(cfg, rng):
     paths = [p for p in all_paths(cfg) if not isinstance(p[-1], int) or len(get_at(cfg, p[:-1])) > 1]
     path = rng.choice(paths)
     parent = get_at(cfg, path[:-1])
-    relaxed = path[-1] in SELECTORS or holds_selector(parent[path[-1]])
+    # a selector, or an observable a histogram refers to, may make another key the wrong one
+    relaxed = path[-1] in SELECTORS or holds_selector(parent[path[-1]]) or path[0] == "observables"
     if isinstance(parent, list):
         parent.pop(path[-1])
     else:
@@ -302,8 +303,10 @@ class CaseGenerator:
             text, kind, valid = text_mutation(base, rng)
             return text, not valid, ([] if valid else ["config error"]), notes + ["text " + kind]
         for _ in range(rng.choice([1, 1, 1, 2])):
-            cfg, m, nm, d = rng.choice(MUTATIONS)(cfg, rng)
-            must = must or m
+            mutation = rng.choice(MUTATIONS)
+            cfg, m, nm, d = mutation(cfg, rng)
+            # a later deletion may remove what made the config bad
+            must = m or (must and mutation not in (mut_delete, mut_empty))
             names += nm
             notes.append(d)
         return config_text(cfg, rng), must, sorted(set(names)), notes
