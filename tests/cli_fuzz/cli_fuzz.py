@@ -172,10 +172,16 @@ def main():
         n_corpus, corpus_failures = run_corpus(binary, args.corpus, work, args.timeout, args.verbose)
         print("corpus: %d entries, %d failed (%.1f s)" % (n_corpus, len(corpus_failures), time.monotonic() - t0))
         t0 = time.monotonic()
-        execs, skipped, findings, per_inv = 0, 0, {}, {}
+        execs, skipped, findings, per_inv, harness_errors = 0, 0, {}, {}, 0
         i = 0
         while (args.seconds and time.monotonic() - t0 < args.seconds) or (not args.seconds and i < args.cases):
-            case = gen.generate(args.seed, i)
+            try:
+                case = gen.generate(args.seed, i)
+            except Exception as e:  # a bug of the generator, not of skipstone: report it and go on
+                print("HARNESS ERROR generating case %d of seed %d: %r" % (i, args.seed, e))
+                harness_errors += 1
+                i += 1
+                continue
             i += 1
             r = execute(binary, case, work / "case", args.timeout)
             execs += 1
@@ -209,7 +215,7 @@ def main():
                                                  "corpus_entries": n_corpus, "corpus_failures": corpus_failures,
                                                  "per_invariant": per_inv, "findings": list(findings.values())},
                                                 indent=1, ensure_ascii=False) + "\n")
-    return 1 if corpus_failures or new else 0
+    return 1 if corpus_failures or new or harness_errors else 0
 
 
 if __name__ == "__main__":
