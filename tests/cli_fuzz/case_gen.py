@@ -149,9 +149,11 @@ def mut_rename(cfg, rng):
                       "\U0001F3B1", path[-1] + "\x00", " " + path[-1], path[-1] + " ", "k" * 5000, ""])
     if new in parent:
         new += "_y"
+    relaxed = path[-1] in SELECTORS or holds_selector(parent[path[-1]]) or path[0] == "observables"
     parent[new] = parent.pop(path[-1])
     newpath = path[:-1] + (new,)
-    return cfg, True, related_names(newpath, old=path), "rename %s to %r" % (path_text(path), new)
+    names = related_names(newpath, old=path) + (["config error: "] if relaxed else [])
+    return cfg, True, names, "rename %s to %r" % (path_text(path), new)
 
 
 def mut_retype(cfg, rng):
