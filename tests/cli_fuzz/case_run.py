@@ -246,7 +246,8 @@ def check(case, argv, d, before, after, rc, stdout, stderr, timed_out, listing):
     if internal and rc != 2:
         found.append(("crash", "internal error text %r: %s" % (internal[0], first_line(stderr))))
     env = case.get("out_kind") in ENV_FAIL_KINDS or case.get("fsize") is not None or "bytes free" in stderr
-    outp = argv[len(argv) - argv[::-1].index("--out")] if "--out" in argv[:-1] else out_name(case)
+    outs = [argv[i + 1] for i in range(len(argv) - 1) if argv[i] == "--out"]
+    outp = outs[-1] if outs else out_name(case)
     env_named = env and outp and (outp in stderr or Path(outp).name in stderr)
     # A failing output location may stop the command before it looks at a bad input.
     if expect.get("exit") is not None and rc not in expect["exit"] and not (rc == 1 and env_named and 2 in expect["exit"]):
