@@ -239,7 +239,9 @@ def duplicate_key_text(cfg, rng):
         if k == key:
             obj[marker] = dup_value
     text = json.dumps(cfg, indent=1, ensure_ascii=False).replace(json.dumps(marker), json.dumps(key, ensure_ascii=False), 1)
-    return text, True, related_names(path + (key,)), "duplicate key %s" % path_text(path + (key,))
+    relaxed = key in SELECTORS or holds_selector(value) or holds_selector(dup_value)
+    names = related_names(path + (key,)) + (["config error: "] if relaxed else [])
+    return text, True, names, "duplicate key %s" % path_text(path + (key,))
 
 
 def text_mutation(text, rng):
