@@ -27,7 +27,7 @@ const char* const kMainHelp =
     "  bench [--json F.json]          benchmark this machine on fixed workloads (help bench)\n"
     "  help COMMAND                   help for one command (also: COMMAND --help)\n"
     "\n"
-    "Configs, systems and observables are described in README.md; presets in examples/.\n";
+    "Configs, systems and observables are described in docs/config.md; presets in examples/.\n";
 
 }  // namespace
 

@@ -30,7 +30,7 @@ namespace skipstone {
 const char* const kRunHelp =
     "usage: skipstone run CONFIG.json --out DIR [options]\n"
     "\n"
-    "Runs the scan described by CONFIG.json (format: README, \"Config format\") and writes\n"
+    "Runs the scan described by CONFIG.json (format: docs/config.md) and writes\n"
     "DIR/meta.json, DIR/<observable>.npy for every observable and, for two-axis grids,\n"
     "DIR/<observable>.png heat maps. Nothing is written when the config is rejected.\n"
     "\n"

@@ -1,4 +1,4 @@
-// The on-disk form of a RangeResult (README "Partial results"), used by shard outputs and
+// The on-disk form of a RangeResult (docs/hpc.md, "Shards and merge"), used by shard outputs and
 // checkpoint chunks. A folder holds:
 //   range.json                     {"format": "skipstone-range-1", "skipstone_version",
 //                                  "config_hash", "first", "end", "status_counts", "total_events",

@@ -1,6 +1,6 @@
 // The no-slip collision map, paper Eq. (1)-(3), specialised to dimensions 2 and 3.
 //
-// Conventions (see README "Conventions"):
+// Conventions (docs/models.md):
 //  * nu is the unit normal at the contact, pointing INTO the domain of centres; the contact
 //    point is a - r nu. With this sign the rolling subspace u = r U nu (Section 2.1) is the
 //    set where the map is the identity.

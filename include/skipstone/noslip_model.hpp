@@ -1,6 +1,6 @@
 // Builds one no-slip trajectory from its scan point (table, gamma, g, initial condition) and
 // runs it: the bridge between the scan description and noslip_trajectory.hpp. Initial
-// conditions (MODELS.md section 2, README "Initial conditions"):
+// conditions (docs/config.md, "Start kinds"):
 //   interior  x, y[, z], velocity (angle, speed in 2D; vx, vy, vz in 3D), spin
 //   boundary  on the wall at boundary_s, leaving at `angle` from the inward normal nu
 //             (positive towards tau = J nu), spin given
