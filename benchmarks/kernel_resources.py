@@ -1,4 +1,4 @@
-"""Register use, stack and spills of the CUDA ensemble kernels, from the compiler (issue 5).
+"""Register use, stack and spills of the CUDA ensemble kernels, from the compiler.
 
 Compiles kernels/ensemble_cuda.cu for sm_90 as CMakeLists.txt does, with `-Xptxas -v`, and
 reads ptxas's report for every kernel variant (simulate.hpp: Variant, one kernel per model,

@@ -1,4 +1,4 @@
-"""Strong scaling of `mpirun -np N skipstone run` on this machine (issue 6).
+"""Strong scaling of `mpirun -np N skipstone run` on this machine.
 
 Runs the Figure-18 map (examples/figure18.json at N x N pixels) with 1 and 2 MPI ranks of
 one CPU thread each, `--no-checkpoint`, a few repetitions each, and reports the median scan

@@ -1,4 +1,4 @@
-"""Peak memory of `skipstone run` against the scan size (issue 4): bounded memory, measured.
+"""Peak memory of `skipstone run` against the scan size: bounded memory, measured.
 
 Runs the Figure-18 map (examples/figure18.json at n x n pixels, CPU backend, --no-checkpoint)
 under /usr/bin/time -v for several n and reads "Maximum resident set size". The run holds each

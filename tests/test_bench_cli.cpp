@@ -55,7 +55,7 @@ TEST_F(CliTest, BenchQuickWritesJsonWithPositiveRates) {
   EXPECT_NE(r.out.find("impacts/s"), std::string::npos) << r.out;
 }
 
-// The quick map is 32 x 32; float at rtol 1e-5 against double at 1e-11 (issue 5). The bounds
+// The quick map is 32 x 32; float at rtol 1e-5 against double at 1e-11. The bounds
 // are loose versions of the unit test's (test_rolling_transversal.cpp) for this smaller map.
 constexpr double kQuickFloatSideDiffers = 0.05;
 constexpr double kQuickFloatMedianExitTime = 1e-3;

@@ -1,7 +1,7 @@
 // The float kernels of the no-slip disc and cylinder:disc (options.precision "float": the
 // impact-to-impact arithmetic of noslip_trajectory.hpp, tables/disc.hpp and collision.hpp in
 // float) against exact results and against the double kernel, with tolerances in units of
-// float's rounding unit: the single caustic R sin(angle) of the specular disc (MODELS.md 2),
+// float's rounding unit: the single caustic R sin(angle) of the specular disc (docs/models.md),
 // impact points on the wall and the energy over 1e6 impacts, Theorem 1 (a cylinder trajectory
 // projects onto the cross-section's) with gravity along the axis, the energy bound on the
 // height, and the no-slip disc's double caustic (Figure 5) against the double kernel's.

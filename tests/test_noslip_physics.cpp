@@ -1,4 +1,4 @@
-// No-slip billiard physics against exact results (MODELS.md section 2): Theorem 1 (cylinder
+// No-slip billiard physics against exact results (docs/models.md): Theorem 1 (cylinder
 // trajectories project onto the cross-section's, with and without gravity), bounded height in
 // the strip under gravity over 1e6 impacts with energy kept to 1e-12, the sphere invariant
 // K = x ^ u - gamma R w, the single caustic of the specular disc, the rolling impact (only the

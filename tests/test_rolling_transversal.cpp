@@ -18,7 +18,7 @@
 namespace skipstone {
 namespace {
 
-constexpr double kExitTimeAgreement = 1e-8;  // issue 4: map exit_time vs independent integration
+constexpr double kExitTimeAgreement = 1e-8;  // map exit_time vs independent integration
 constexpr double kEnergyRoundOff = 1e-14;
 
 struct NullSteps {
@@ -119,7 +119,7 @@ TEST(RollingTransversal, ExitTimesAgreeWithIndependentIntegration) {
   }
 }
 
-// The float kernel (issue 5) against the double one over a 40 x 40 Figure-18 grid: float at
+// The float kernel against the double one over a 40 x 40 Figure-18 grid: float at
 // rtol = atol = 1e-5 (the float GBS cannot go much lower: its error estimate is round-off
 // dominated), double at 1e-11.
 constexpr double kFloatTolerance = 1e-5;

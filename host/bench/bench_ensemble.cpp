@@ -38,7 +38,7 @@ EnsembleTotals EnsembleRunner::scalar_loop() const {
   EnsembleTotals t;
   DiscardSink sink;
   // the variant is chosen once, as for the kernels: a dispatch per trajectory inside the loop
-  // (simulate_trajectory) puts every model's code in one function and measured 35 % slower
+  // (simulate_trajectory) puts every model's code in one function, which runs slower
   visit_variant(spec_, [&](auto v) {
     for (std::uint64_t i = 0; i < spec_.count; ++i) add(t, simulate_variant<decltype(v)>(spec_, i, sink));
   });

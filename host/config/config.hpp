@@ -34,7 +34,7 @@ struct RunConfig {
   std::uint64_t chunk_size;        // 0: chosen from free memory
   std::string moment_name;         // "gamma", "eta" or "beta"
   nlohmann::json resolved;         // the config with every default spelled out
-  nlohmann::json gravity;          // rolling models: g and g_effective (MODELS.md); null otherwise
+  nlohmann::json gravity;          // rolling models: g and g_effective (docs/config.md, "Gravity"); null otherwise
 };
 
 // options.precision = "float" for roll4:disc-transversal: rtol = atol default, the setting

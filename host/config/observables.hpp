@@ -1,6 +1,6 @@
 // The observables a run can write: for each name, how to read it from a TrajectoryResult and
 // how it is stored (.npy dtype). Floating observables of failed or masked trajectories are
-// written as NaN and left out of the statistics (MODELS.md section 4); exit_side (-1, 0, +1)
+// written as NaN and left out of the statistics (docs/config.md, "Observables"); exit_side (-1, 0, +1)
 // is floating for that reason, so that NaN (masked or failed) differs from 0 (no exit).
 #pragma once
 #include <string>

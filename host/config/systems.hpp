@@ -1,4 +1,4 @@
-// The catalogue of systems skipstone simulates (MODELS.md sections 2-3): for each system id,
+// The catalogue of systems skipstone simulates (docs/config.md, "Systems"): for each system id,
 // its model family, table, the parameters and initial-condition keys it accepts with their
 // defaults and allowed ranges, its start kinds and observables. Config parsing and the CLI
 // help are both driven by this table.

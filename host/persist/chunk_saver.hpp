@@ -1,6 +1,6 @@
 // Saves finished chunks to the checkpoint on a thread of its own, so that the threads that
 // deliver chunks (the workers, and under MPI the coordinator that also hands out work) do not
-// wait for the disk: a save costs one fsync'd write per file, about 0.3 s per chunk here.
+// wait for the disk: a save costs one fsync'd write per file.
 // After its save a chunk is passed on (`then`, in save order). At most `max_pending` chunks
 // wait; a further enqueue blocks until one is saved, so memory stays bounded when the disk is
 // slower than the integration. A failed save is rethrown by the next enqueue or by drain().

@@ -4,7 +4,7 @@
 #pragma once
 
 // SKIPSTONE_ALWAYS_INLINE: inlined on the host too, for small helpers of a hot loop that g++'s
-// inliner would otherwise leave as calls (seen: the no-slip energy helpers, -15 % on the disc).
+// inliner would otherwise leave as calls (the no-slip energy helpers).
 // SKIPSTONE_DEVICE_NOINLINE: a function kept out of line on the device only, where inlining it
 // into a hot loop would make the loop's register allocation carry the function's state too.
 #if defined(__CUDACC__)

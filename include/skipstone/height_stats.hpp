@@ -1,4 +1,4 @@
-// Height observables shared by every model (MODELS.md section 4): extremes, the least-squares
+// Height observables shared by every model (docs/config.md, "Observables"): extremes, the least-squares
 // drift of z against t over the sampled events, and `bounded` (z stayed above z0 - H).
 #pragma once
 #include <cmath>

@@ -1,5 +1,5 @@
 // Real roots of low-degree polynomials on an interval, for exact collision times of free
-// flights (straight lines or parabolas under gravity) against lines and conics (MODELS.md 2).
+// flights (straight lines or parabolas under gravity) against lines and conics (docs/models.md).
 // Quadratics use the cancellation-free closed form; degrees 3-4 are isolated by the roots of
 // the derivative (which split the interval into monotone pieces) and then bracketed and
 // refined by safeguarded Newton-bisection, so no root in the interval is ever skipped.

@@ -1,4 +1,4 @@
-// Per-trajectory observables (MODELS.md section 4), one plain struct for every model family so
+// Per-trajectory observables (docs/config.md, "Observables"), one plain struct for every model family so
 // that kernels, reductions and writers share one layout. Fields that do not apply to a model
 // stay NaN.
 #pragma once

@@ -1,4 +1,4 @@
-// How a trajectory ended (MODELS.md section 4). Counts of every status are part of every result;
+// How a trajectory ended (docs/usage.md). Counts of every status are part of every result;
 // observables of failed trajectories are never averaged in.
 #pragma once
 #include <cstdint>

@@ -126,8 +126,7 @@ class RimStepper {
 
   // The step named by next_step: its end state (projected here, in place) and error estimate.
   // Out of line on the GPU: inlined, the GBS loop that calls it carried all of the stepper's
-  // state in registers, and ptxas spilled (float Figure-18 kernel: 164 B of spill stores at 64
-  // registers; out of line: 60 registers, no spills; double: 94 registers instead of 128).
+  // state in registers, and ptxas spilled (the register figures: benchmarks/RESULTS.md).
   template <class Sink>
   SKIPSTONE_DEVICE_NOINLINE SKIPSTONE_HD void take(T* y_step, T err, Sink& sink) {
     if (phase_ == Phase::advance) {

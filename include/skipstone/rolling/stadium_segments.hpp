@@ -174,7 +174,7 @@ SKIPSTONE_HD SKIPSTONE_INLINE StadiumStop stadium_stop(const ScanSpec& spec) {
   return {spec.t_max, spec.max_events, spec.energy_tolerance, spec.bounded_depth};
 }
 
-// Effective gravity of a rolling ball (MODELS.md, "Gravity in the rolling models"; Eq. (11)):
+// Effective gravity of a rolling ball (docs/models.md; the paper's Eq. (11)):
 // the physical g accelerates a rolling ball by g / (1 + gamma^2); a config gives either g or
 // the paper's effective value g_effective directly (validation admits at most one nonzero).
 SKIPSTONE_HD SKIPSTONE_INLINE double rolling_gravity(const ScanPoint& pt, double gamma) {

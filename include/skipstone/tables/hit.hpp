@@ -1,4 +1,4 @@
-// What a table reports about the next collision of a free flight (MODELS.md section 2), and
+// What a table reports about the next collision of a free flight (docs/models.md), and
 // the flight itself: x(t) = x + u t + a t^2 / 2 with a constant acceleration a.
 #pragma once
 #include <type_traits>

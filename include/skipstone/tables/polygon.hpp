@@ -2,7 +2,7 @@
 // vertices): the domain of centres is the intersection of the half-planes n_i . x >= c_i, so a
 // flight leaves it at the first time any one distance reaches zero. A collision closer than
 // corner_tol (relative to the table size) to a vertex is a corner hit: the outcome of the
-// no-slip map is undefined there and the trajectory is stopped (MODELS.md section 2).
+// no-slip map is undefined there and the trajectory is stopped (docs/models.md).
 #pragma once
 #include "skipstone/tables/boundary.hpp"
 #include "skipstone/tables/conic_flight.hpp"
