@@ -1,6 +1,7 @@
 // Thin driver functions in front of the ensemble kernel, one namespace per backend. Host code
 // calls these and never sees Thrust policies or CUDA launches.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -9,9 +10,15 @@
 
 namespace skipstone {
 
+// Trajectories of a chunk finished so far, which run_chunk advances while it runs (a block of
+// SIMD lanes or a bounded launch at a time) so that progress can be reported from inside a chunk.
+using DoneCounter = std::atomic<std::uint64_t>;
+
 namespace cpu {
-// Results of trajectories [first, first + count) into out[0 .. count).
-void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out);
+// Results of trajectories [first, first + count) into out[0 .. count); `done`, when given, is
+// advanced by the number of trajectories finished as they finish.
+void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
+               DoneCounter* done = nullptr);
 int max_threads();
 void set_threads(int n);
 }  // namespace cpu
@@ -32,7 +39,8 @@ struct DeviceInfo {
 };
 DeviceInfo device_info();
 std::uint64_t free_device_memory();
-void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out);
+void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
+               DoneCounter* done = nullptr);
 }  // namespace cuda
 
 }  // namespace skipstone

@@ -25,13 +25,21 @@ struct SimulateTrajectory {
 };
 
 // One kernel per model variant (simulate.hpp: Variant), chosen here on the host from `spec`;
-// `spec_for_kernel` is the same spec in memory the kernel can read.
-template <class Policy, class OutIt>
-void transform_chunk(Policy&& policy, const ScanSpec& spec, const ScanSpec* spec_for_kernel, std::uint64_t first,
-                     std::uint64_t count, OutIt out) {
+// `spec_for_kernel` is the same spec in memory the kernel can read. The chunk runs as launches
+// of at most `piece` trajectories in index order: launch k on policy_of(k), then after(n) with
+// its size n (where the backends count finished trajectories).
+template <class PolicyOf, class OutIt, class After>
+void transform_chunk(PolicyOf&& policy_of, const ScanSpec& spec, const ScanSpec* spec_for_kernel, std::uint64_t first,
+                     std::uint64_t count, OutIt out, std::uint64_t piece, After&& after) {
   thrust::counting_iterator<std::uint64_t> begin(0);
   visit_variant(spec, [&](auto v) {
-    thrust::transform(policy, begin, begin + count, out, SimulateTrajectory<decltype(v)>{spec_for_kernel, first});
+    std::uint64_t k = 0;
+    for (std::uint64_t at = 0; at < count; at += piece, ++k) {
+      const std::uint64_t n = count - at < piece ? count - at : piece;
+      thrust::transform(policy_of(k), begin + at, begin + at + n, out + at,
+                        SimulateTrajectory<decltype(v)>{spec_for_kernel, first});
+      after(n);
+    }
   });
 }
 

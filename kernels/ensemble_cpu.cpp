@@ -25,9 +25,18 @@ constexpr int kNoSlipLanes = 16;
 template <class T>
 constexpr int kRimLanes = 64 / sizeof(T);
 
+// Trajectories per thread in one launch of the one-trajectory kernel: enough to make the
+// launch's fork and join negligible, few enough that `done` moves often.
+constexpr std::uint64_t kPiecePerThread = 1024;
+
+void count_done(DoneCounter* done, std::uint64_t n) {
+  if (done) done->fetch_add(n, std::memory_order_relaxed);
+}
+
 // The scan's trajectories in blocks of Block::kBlock, one block per iteration.
 template <class Block>
-void run_lane_blocks(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out) {
+void run_lane_blocks(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
+                     DoneCounter* done) {
   constexpr std::uint64_t block = Block::kBlock;
   const std::uint64_t blocks = (count + block - 1) / block;
   thrust::counting_iterator<std::uint64_t> begin(0);
@@ -35,55 +44,61 @@ void run_lane_blocks(const ScanSpec& spec, std::uint64_t first, std::uint64_t co
     const std::uint64_t start = b * block;
     const std::uint64_t n = count - start < block ? count - start : block;
     Block(spec, first + start, n, out + start).run();
+    count_done(done, n);
   });
 }
 
 // A no-slip scan in a round wall (disc, cylinder:disc) in scalar type T, in SIMD lanes.
 template <class T>
-void run_round_wall_lanes(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out) {
+void run_round_wall_lanes(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
+                          DoneCounter* done) {
   using cpu_lanes::NoSlipLaneBlock;
   using Disc = DiscTableT<T>;
   using Cylinder = CylinderTable<Disc>;
   constexpr int W = kNoSlipLanes;
   constexpr ModelKind plane = ModelKind::noslip_plane, cylinder = ModelKind::noslip_cylinder;
   if (spec.model == plane)
-    run_lane_blocks<NoSlipLaneBlock<plane, Disc, Vec2T<T>, State2DT<T>, false, W>>(spec, first, count, out);
+    run_lane_blocks<NoSlipLaneBlock<plane, Disc, Vec2T<T>, State2DT<T>, false, W>>(spec, first, count, out, done);
   else if (scan_has_gravity(spec))
-    run_lane_blocks<NoSlipLaneBlock<cylinder, Cylinder, Vec3T<T>, State3DT<T>, true, W>>(spec, first, count, out);
+    run_lane_blocks<NoSlipLaneBlock<cylinder, Cylinder, Vec3T<T>, State3DT<T>, true, W>>(spec, first, count, out, done);
   else
-    run_lane_blocks<NoSlipLaneBlock<cylinder, Cylinder, Vec3T<T>, State3DT<T>, false, W>>(spec, first, count, out);
+    run_lane_blocks<NoSlipLaneBlock<cylinder, Cylinder, Vec3T<T>, State3DT<T>, false, W>>(spec, first, count, out, done);
 }
 
 // A scan of rim passages (the Figure-18 system, roll4:disc) in the spec's precision, in lanes of
 // one AVX-512 register of that type.
 template <template <class, int> class Trajectories>
-void run_rim_lanes(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out) {
+void run_rim_lanes(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
+                   DoneCounter* done) {
   using cpu_lanes::RimLaneBlock;
   if (spec.precision == Precision::float32)
-    run_lane_blocks<RimLaneBlock<Trajectories<float, kRimLanes<float>>>>(spec, first, count, out);
+    run_lane_blocks<RimLaneBlock<Trajectories<float, kRimLanes<float>>>>(spec, first, count, out, done);
   else
-    run_lane_blocks<RimLaneBlock<Trajectories<double, kRimLanes<double>>>>(spec, first, count, out);
+    run_lane_blocks<RimLaneBlock<Trajectories<double, kRimLanes<double>>>>(spec, first, count, out, done);
 }
 
 }  // namespace
 
-void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out) {
+void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
+               DoneCounter* done) {
   if (spec.model == ModelKind::roll_disc_transversal) {
-    run_rim_lanes<cpu_lanes::TransversalTrajectories>(spec, first, count, out);
+    run_rim_lanes<cpu_lanes::TransversalTrajectories>(spec, first, count, out, done);
     return;
   }
   if (spec.model == ModelKind::roll_disc) {
-    run_rim_lanes<cpu_lanes::DiscRollTrajectories>(spec, first, count, out);
+    run_rim_lanes<cpu_lanes::DiscRollTrajectories>(spec, first, count, out, done);
     return;
   }
   const bool round_wall = spec.table == TableKind::disc &&
                           (spec.model == ModelKind::noslip_plane || spec.model == ModelKind::noslip_cylinder);
   if (round_wall && spec.precision == Precision::float32)
-    run_round_wall_lanes<float>(spec, first, count, out);
+    run_round_wall_lanes<float>(spec, first, count, out, done);
   else if (round_wall)
-    run_round_wall_lanes<double>(spec, first, count, out);
+    run_round_wall_lanes<double>(spec, first, count, out, done);
   else
-    kernels_detail::transform_chunk(thrust::omp::par, spec, &spec, first, count, out);
+    kernels_detail::transform_chunk([](std::uint64_t) { return thrust::omp::par; }, spec, &spec, first, count, out,
+                                    kPiecePerThread * static_cast<std::uint64_t>(omp_get_max_threads()),
+                                    [done](std::uint64_t n) { count_done(done, n); });
 }
 
 int max_threads() { return omp_get_max_threads(); }

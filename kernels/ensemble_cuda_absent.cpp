@@ -16,7 +16,7 @@ int current_device() { throw std::runtime_error("CUDA backend not built"); }
 std::string device_description() { return "none"; }
 DeviceInfo device_info() { throw std::runtime_error("CUDA backend not built"); }
 std::uint64_t free_device_memory() { return 0; }
-void run_chunk(const ScanSpec&, std::uint64_t, std::uint64_t, TrajectoryResult*) {
+void run_chunk(const ScanSpec&, std::uint64_t, std::uint64_t, TrajectoryResult*, DoneCounter*) {
   throw std::runtime_error("CUDA backend not built");
 }
 

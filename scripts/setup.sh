@@ -24,7 +24,9 @@ if [ -z "${CUDACXX:-}" ] && ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local
   export CUDACXX=/usr/local/cuda/bin/nvcc
 fi
 build="${SKIPSTONE_BUILD_DIR:-build}"
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release ${SKIPSTONE_CMAKE_ARGS:-} >"$build.configure.log" 2>&1 || {
+# SKIPSTONE_CUDA (AUTO, ON, OFF; default AUTO: built wherever nvcc is found) is passed on every
+# call, so that a build folder configured by main.sh without CUDA gets it back from test.sh.
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DSKIPSTONE_CUDA="${SKIPSTONE_CUDA:-AUTO}" ${SKIPSTONE_CMAKE_ARGS:-} >"$build.configure.log" 2>&1 || {
   cat "$build.configure.log" >&2; exit 1; }
 grep -E "skipstone:" "$build.configure.log" >&2 || true
 cmake --build "$build" -j "$(nproc)" "$@"

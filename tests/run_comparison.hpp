@@ -17,8 +17,9 @@ namespace skipstone::testing {
 inline const std::vector<nlohmann::json::json_pointer>& run_specific_meta_fields() {
   static const std::vector<nlohmann::json::json_pointer> fields = {
       nlohmann::json::json_pointer("/created"), nlohmann::json::json_pointer("/command"),
-      nlohmann::json::json_pointer("/wall_time_s"), nlohmann::json::json_pointer("/throughput/trajectories_per_s"),
-      nlohmann::json::json_pointer("/throughput/events_per_s")};
+      nlohmann::json::json_pointer("/wall_time_s"), nlohmann::json::json_pointer("/throughput/wall_seconds"),
+      nlohmann::json::json_pointer("/throughput/computed_trajectories_per_s"),
+      nlohmann::json::json_pointer("/throughput/points_per_s"), nlohmann::json::json_pointer("/throughput/events_per_s")};
   return fields;
 }
 

@@ -109,7 +109,8 @@ TEST_F(CliTest, GridScanWritesMetadataMapsAndHeatmaps) {
 
   const json& tp = meta.at("throughput");
   ASSERT_TRUE(tp.is_object());
-  EXPECT_GT(tp.at("trajectories_per_s").get<double>(), 0.0);
+  EXPECT_GT(tp.at("computed_trajectories_per_s").get<double>(), 0.0);
+  EXPECT_GT(tp.at("points_per_s").get<double>(), 0.0);
   EXPECT_GE(tp.at("events_per_s").get<double>(), 0.0);
   const std::uint64_t total_events = tp.at("total_events").get<std::uint64_t>();
 
@@ -241,6 +242,29 @@ TEST_F(CliTest, Figure18MaskedPixelsAreNanInExitSide) {
   EXPECT_EQ(meta.at("observables").at("exit_side").at("stats").at("count").get<std::size_t>(), 225u - nan_count);
   EXPECT_NE(meta.at("observables").at("exit_side").at("description").get<std::string>().find("NaN"),
             std::string::npos);
+}
+
+// meta.json's throughput counts masked points apart: they are not integrated, and a rate over
+// every grid point would overstate the integration rate by the masked share.
+TEST_F(CliTest, ThroughputCountsMaskedPointsApartFromComputedTrajectories) {
+  const fs::path cfg = write_config("fig18.json", small_figure18(15, 10, R"("observables": ["status"])"));
+  const fs::path out = dir_ / "out";
+  const CliResult r = run(cfg, out, "--backend cpu");
+  ASSERT_EQ(r.rc, 0) << describe(r);
+  const json meta = read_json(out / "meta.json");
+  const json& tp = meta.at("throughput");
+  const std::uint64_t masked = meta.at("status_counts").at("masked").get<std::uint64_t>();
+  ASSERT_GT(masked, 0u) << "the corners of the grid lie outside the unit disc";
+  EXPECT_EQ(tp.at("masked_points").get<std::uint64_t>(), masked);
+  EXPECT_EQ(tp.at("computed_trajectories").get<std::uint64_t>(), 225u - masked);
+  EXPECT_FALSE(tp.contains("trajectories_per_s")) << "the old rate over every point, masked ones included";
+  const double wall = tp.at("wall_seconds").get<double>();
+  EXPECT_EQ(wall, meta.at("wall_time_s").get<double>());
+  ASSERT_GT(wall, 0.0);
+  const double rel = 1e-12;  // the rates are plain quotients of these numbers
+  EXPECT_NEAR(tp.at("computed_trajectories_per_s").get<double>() * wall, 225.0 - static_cast<double>(masked),
+              rel * 225.0);
+  EXPECT_NEAR(tp.at("points_per_s").get<double>() * wall, 225.0, rel * 225.0);
 }
 
 // options.precision = "float" runs the float Figure-18 kernel from the config: meta.json says
@@ -600,7 +624,7 @@ std::vector<BadConfig> bad_configs() {
       {"missing moment", disc_config(R"({"R": 1})", kAngle, kEvents), {"parameters.gamma"}},
       {"unknown system",
        R"({"system": "dsic", "parameters": {"gamma": 0.8}, "initial": {"start": "boundary"},
-           "scan": {"type": "grid", "axes": []}, "stop": {"max_events": 10}, "options": {}})",
+           "scan": {"type": "grid"}, "stop": {"max_events": 10}, "options": {}})",
        {"system"}},
       {"empty grid", disc_config(kGamma, R"([{"param": "angle", "min": -1, "max": 1, "n": 0}])", kEvents),
        {"scan.axes[0].n"}},
@@ -630,10 +654,9 @@ std::vector<BadConfig> bad_configs() {
        {"parameters.g"}},
       {"missing stop rule", disc_config(kGamma, kAngle, ""), {"stop"}},
       {"t_max not positive", disc_config(kGamma, kAngle, R"({"t_max": 0})"), {"stop.t_max"}},
-      // nlohmann::json refuses 1e999 while parsing (number overflow), before any key is read:
-      // a clean rejection names either the key or the file.
-      {"number overflow", disc_config(R"({"gamma": 0.8, "R": 1e999})", kAngle, kEvents), {"parameters.R", "(file)"}},
-      {"invalid JSON syntax", disc_config(R"({"gamma": 0.8,})", kAngle, kEvents), {"(file)"}},
+      // nlohmann::json refuses 1e999 while parsing (number overflow): the key being read is named
+      {"number overflow", disc_config(R"({"gamma": 0.8, "R": 1e999})", kAngle, kEvents), {"parameters.R"}},
+      {"invalid JSON syntax", disc_config(R"({"gamma": 0.8,})", kAngle, kEvents), {"parameters"}},
       {"polygon not convex",
        R"({"system": "polygon", "parameters": {"gamma": 0.8, "vertices": [[0, 0], [1, 0], [0.2, 0.2], [0, 1]]},
            "initial": {"start": "boundary"}, "options": {},
@@ -658,15 +681,15 @@ std::vector<BadConfig> bad_configs() {
        {"histograms.rho_even.log", "histograms.rho_even"}},
       {"unknown precision",
        R"({"system": "disc", "parameters": {"gamma": 0.8}, "initial": {"start": "boundary"},
-           "scan": {"type": "grid", "axes": []}, "stop": {"max_events": 10}, "options": {"precision": "half"}})",
+           "scan": {"type": "grid"}, "stop": {"max_events": 10}, "options": {"precision": "half"}})",
        {"options.precision"}},
       {"float on a model without a float kernel",
        R"({"system": "stadium", "parameters": {"gamma": 0.8}, "initial": {"start": "boundary"},
-           "scan": {"type": "grid", "axes": []}, "stop": {"max_events": 10}, "options": {"precision": "float"}})",
+           "scan": {"type": "grid"}, "stop": {"max_events": 10}, "options": {"precision": "float"}})",
        {"options.precision"}},
       {"float on the cylinder over a table without a float kernel",
        R"({"system": "cylinder:ellipse", "parameters": {"gamma": 0.8}, "initial": {"start": "boundary"},
-           "scan": {"type": "grid", "axes": []}, "stop": {"max_events": 10}, "options": {"precision": "float"}})",
+           "scan": {"type": "grid"}, "stop": {"max_events": 10}, "options": {"precision": "float"}})",
        {"options.precision"}},
       {"float below its resolvable tolerance",
        R"({"system": "roll4:disc-transversal", "parameters": {"eta": 0.5, "r": 1.0},

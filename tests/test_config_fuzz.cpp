@@ -34,25 +34,6 @@ TEST(ConfigFuzz, SeedCorpusAndRegressionsSatisfyTheProperty) {
   }
 }
 
-// The example under "## Config format" in the README is a config a user can copy: it parses.
-TEST(ConfigFuzz, TheReadmeConfigExampleIsValid) {
-  std::ifstream in(fs::path(SKIPSTONE_SOURCE_DIR) / "README.md");
-  const std::string readme((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const std::size_t section = readme.find("## Config format");
-  ASSERT_NE(section, std::string::npos);
-  const std::size_t begin = readme.find("```json\n", section);
-  ASSERT_NE(begin, std::string::npos);
-  const std::size_t end = readme.find("```", begin + 8);
-  ASSERT_NE(end, std::string::npos);
-  const std::string text = readme.substr(begin + 8, end - begin - 8);
-  try {
-    const skipstone::RunConfig rc = skipstone::parse_config_text(text);
-    EXPECT_EQ(rc.histograms.count("caustic_gap"), 1u);
-  } catch (const std::exception& e) {
-    FAIL() << e.what() << "\n" << text;
-  }
-}
-
 TEST(ConfigFuzz, ControlCharactersInKeysAreEscapedInTheMessage) {
   const std::string text = R"({"system": "disc", "parameters": {"gamma": 0.8, "R\u0000x": 1}, "stop": {"max_events": 10}})";
   try {

@@ -386,6 +386,38 @@ TEST_F(IoTest, HeatmapDecodedPixels) {
     EXPECT_EQ(img.at(ref.plot_x - 1, ref.plot_y + 10), (std::array<std::uint8_t, 3>{0, 0, 0}));
 }
 
+// Grid points lie at the centres of their cells: with 3 points 0, 0.5, 1 per axis the cells
+// span [-0.25, 1.25], and the ticks of the first and last points (0 and 1) mark the centres of
+// the first and last cells, not the frame (where cells spanning [0, 1] would put them).
+TEST_F(IoTest, HeatmapTicksOfGridPointsMarkCellCentres) {
+    const HeatmapAxis axis = grid_axis("x", 0.0, 1.0, 3);
+    EXPECT_DOUBLE_EQ(axis.min, -0.25);
+    EXPECT_DOUBLE_EQ(axis.max, 1.25);
+    const HeatmapAxis single = grid_axis("x", 2.0, 2.0, 1);
+    EXPECT_DOUBLE_EQ(single.min, 1.5);
+    EXPECT_DOUBLE_EQ(single.max, 2.5);
+
+    HeatmapSpec spec;
+    spec.x = grid_axis("x", 0.0, 1.0, 3);
+    spec.y = grid_axis("y", 0.0, 1.0, 3);
+    const std::vector<double> v = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+    const HeatmapImage img = render_heatmap(v, 3, 3, spec);
+    const auto black = [&](std::size_t x, std::size_t y) {
+        const std::size_t i = (y * img.width + x) * 3;
+        return img.rgb[i] == 0 && img.rgb[i + 1] == 0 && img.rgb[i + 2] == 0;
+    };
+    const std::size_t cell_w = img.plot_width / 3, cell_h = img.plot_height / 3;
+    const std::size_t below = img.plot_y + img.plot_height + 3;  // inside the x tick marks
+    const std::size_t left = img.plot_x - 4;                     // inside the y tick marks
+    for (std::size_t k : {std::size_t{0}, std::size_t{2}}) {
+        SCOPED_TRACE("grid point " + std::to_string(k));
+        const std::size_t cx = img.plot_x + k * cell_w + cell_w / 2;
+        EXPECT_TRUE(black(cx, below) || black(cx - 1, below) || black(cx + 1, below)) << "no x tick at the cell centre";
+        const std::size_t cy = img.plot_y + img.plot_height - k * cell_h - cell_h / 2;
+        EXPECT_TRUE(black(left, cy) || black(left, cy - 1) || black(left, cy + 1)) << "no y tick at the cell centre";
+    }
+}
+
 TEST_F(IoTest, HeatmapWithNaNsAndConstantValuesWrites) {
     std::vector<double> v(7 * 5, 2.5);
     v[3] = std::nan("");

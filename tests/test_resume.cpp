@@ -28,14 +28,36 @@ const char* const kSlowScan = R"({
   "stop": {"max_events": 3000}
 })";
 const char* const kChunk = "8192";
+// How long a run may take to save its first chunk before it is killed anyway (a loaded machine
+// may be many times slower than the second the whole scan takes alone).
+constexpr std::chrono::seconds kFirstChunkTimeout(300);
 
 class ResumeTest : public CliTest {
  protected:
+  using Seconds = std::chrono::duration<double>;
+
   // Starts `skipstone run CONFIG --out OUT --quiet --chunk 8192 --resume` and kills it with
-  // SIGKILL `delay` after it started or, with `after_first_chunk`, after the first chunk is in
-  // OUT/.checkpoint; returns whether it was still running then.
-  bool run_and_kill(const fs::path& config, const fs::path& out, std::chrono::milliseconds delay,
-                    bool after_first_chunk) {
+  // SIGKILL `delay` after it started; returns whether it was still running then.
+  bool run_and_kill(const fs::path& config, const fs::path& out, Seconds delay) {
+    const pid_t pid = start_run(config, out);
+    std::this_thread::sleep_for(delay);
+    return kill_run(pid);
+  }
+
+  // The same, killed once the first chunk is in OUT/.checkpoint and `fraction` times the time
+  // that first chunk took has passed since: a delay in units of this run's own speed, whatever
+  // else the machine is doing.
+  bool run_and_kill_after_first_chunk(const fs::path& config, const fs::path& out, double fraction) {
+    const auto started = std::chrono::steady_clock::now();
+    const pid_t pid = start_run(config, out);
+    while (!has_chunk(out / ".checkpoint") && waitpid(pid, nullptr, WNOHANG) == 0 &&
+           std::chrono::steady_clock::now() < started + kFirstChunkTimeout)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    std::this_thread::sleep_for(fraction * Seconds(std::chrono::steady_clock::now() - started));
+    return kill_run(pid);
+  }
+
+  static pid_t start_run(const fs::path& config, const fs::path& out) {
     const pid_t pid = fork();
     if (pid == 0) {
       const int devnull = open("/dev/null", O_WRONLY);
@@ -46,11 +68,10 @@ class ResumeTest : public CliTest {
       _exit(127);
     }
     EXPECT_GT(pid, 0);
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-    while (after_first_chunk && !has_chunk(out / ".checkpoint") && waitpid(pid, nullptr, WNOHANG) == 0 &&
-           std::chrono::steady_clock::now() < deadline)
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    std::this_thread::sleep_for(delay);
+    return pid;
+  }
+
+  static bool kill_run(pid_t pid) {
     kill(pid, SIGKILL);
     int status = 0;
     waitpid(pid, &status, 0);
@@ -71,21 +92,20 @@ TEST_F(ResumeTest, KilledTwiceAndResumedEqualsAnUninterruptedRun) {
   const auto t0 = std::chrono::steady_clock::now();
   const CliResult r = run(cfg, reference, std::string("--backend cpu --no-checkpoint --chunk ") + kChunk);
   ASSERT_EQ(r.rc, 0) << describe(r);
-  const auto duration = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0);
+  const Seconds duration = std::chrono::steady_clock::now() - t0;
 
   const unsigned seed = std::random_device{}();
   SCOPED_TRACE("kill moments drawn with seed " + std::to_string(seed));
   std::mt19937 rng(seed);
-  std::uniform_int_distribution<long> moment(duration.count() / 10, duration.count() * 9 / 10);
-  // First kill: at a random moment in the first ~tenth of the run once something is saved (the
-  // reference run's duration may have been measured beside another test under ctest -j, so the
-  // killed run can be several times faster: a later first kill missed it, seen once in ~60 runs);
-  // second: at a random moment of the resumed run (it may also finish, or die while writing the
-  // outputs).
-  const auto first = std::chrono::milliseconds(moment(rng)) / 8, second = std::chrono::milliseconds(moment(rng));
-  EXPECT_TRUE(run_and_kill(cfg, out, first, true)) << "the run finished before the kill";
+  // First kill: at a random moment within the time the run's own first chunk took, after that
+  // chunk (of 13, so about 11 are still to come whatever the load); second: at a random moment
+  // of the resumed run, between a tenth and nine tenths of the reference run's duration (it may
+  // also finish, or die while writing the outputs).
+  const double first = std::uniform_real_distribution<double>(0.0, 1.0)(rng);
+  const double second = std::uniform_real_distribution<double>(0.1, 0.9)(rng);
+  EXPECT_TRUE(run_and_kill_after_first_chunk(cfg, out, first)) << "the run finished before the kill";
   EXPECT_TRUE(has_chunk(out / ".checkpoint"));
-  run_and_kill(cfg, out, second, false);
+  run_and_kill(cfg, out, second * duration);
 
   const CliResult resumed = run(cfg, out, std::string("--backend cpu --resume --chunk ") + kChunk);
   ASSERT_EQ(resumed.rc, 0) << describe(resumed);
@@ -96,7 +116,7 @@ TEST_F(ResumeTest, KilledTwiceAndResumedEqualsAnUninterruptedRun) {
 TEST_F(ResumeTest, ACheckpointIsNeitherDiscardedNorReusedForAnotherConfig) {
   const fs::path cfg = write_config("slow.json", kSlowScan);
   const fs::path out = dir_ / "out";
-  ASSERT_TRUE(run_and_kill(cfg, out, std::chrono::milliseconds(0), true));
+  ASSERT_TRUE(run_and_kill_after_first_chunk(cfg, out, 0.0));
   ASSERT_TRUE(has_chunk(out / ".checkpoint"));
 
   const CliResult again = run(cfg, out, std::string("--backend cpu --chunk ") + kChunk);

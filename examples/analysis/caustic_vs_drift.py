@@ -29,6 +29,8 @@ import json
 
 import numpy as np
 
+from grid_extent import grid_extent
+
 LOG_EDGES = [0.0, 1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 1e-1, 3e-1, np.inf]
 TAUS = [1e-3, 3e-3, 1e-2, 3e-2, 1e-1]
 
@@ -150,7 +152,7 @@ def plot(a, meta, gap2, drift2, status2, bounded2, g, d, good, have_b, thr):
     axes = meta.get("axes", [])
     if len(axes) == 2:
         x0, x1 = axes[0], axes[1]
-        ext = [x0["min"], x0["max"], x1["min"], x1["max"]]
+        ext = grid_extent(x0, x1)
         fig, ax = plt.subplots(1, 3 if have_b else 2, figsize=(13 if have_b else 9, 3.9),
                                constrained_layout=True)
         cm = plt.get_cmap("viridis").copy()

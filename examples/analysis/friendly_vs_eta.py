@@ -18,6 +18,8 @@ import json
 
 import numpy as np
 
+from grid_extent import grid_extent
+
 MASKED, EXITED, FINISHED = 7, 1, 0  # include/skipstone/status.hpp
 
 
@@ -80,7 +82,7 @@ def plot(prefix, axes, etas, side, status, rows):
     plt.close(fig)
 
     pick = np.unique(np.linspace(0, len(etas) - 1, min(6, len(etas))).round().astype(int))
-    ext = [axes[0]["min"], axes[0]["max"], axes[1]["min"], axes[1]["max"]]
+    ext = grid_extent(axes[0], axes[1])
     cmap = matplotlib.colors.ListedColormap(["#3b528b", "#d9d9d9", "#5ec962", "#999999"])
     fig, ax = plt.subplots(1, len(pick), figsize=(2.3 * len(pick), 2.6), constrained_layout=True)
     ax = np.atleast_1d(ax)

@@ -4,6 +4,7 @@
 // the float kernels: the flight from the wall and the normal are float arithmetic, the roots of
 // a flight from the interior or under gravity are solved in double and rounded to float.
 #pragma once
+#include "skipstone/tables/boundary.hpp"
 #include "skipstone/tables/conic_flight.hpp"
 
 namespace skipstone {
@@ -51,10 +52,22 @@ struct DiscTableT {
     return {kind, t, round_wall_inward_normal(p, inv_R), 0};
   }
 
-  SKIPSTONE_HD BoundaryPoint<Vec2T<T>> boundary_point(double s) const {
+  // The wall as a curve (boundary.hpp): s = theta / (2 pi), counterclockwise from (R, 0);
+  // l = 2 pi R s, kappa = -1/R, no breaks.
+  SKIPSTONE_HD BoundaryFrame boundary_frame(double s) const {
     const double th = 2.0 * kPi * s;
     const Vec2 n = {cos(th), sin(th)};
-    return {vec_as<T>(double(R) * n), vec_as<T>(-n), 0};
+    return frame_from_normal(double(R) * n, -n, -1.0 / double(R), 0);
+  }
+  SKIPSTONE_HD double boundary_length() const { return 2.0 * kPi * double(R); }
+  SKIPSTONE_HD double arc_length(double s) const { return boundary_length() * wrap_unit(s); }
+  SKIPSTONE_HD double s_at_arc_length(double l) const { return wrap_unit(l / boundary_length()); }
+  SKIPSTONE_HD double boundary_parameter(Vec2 p, int /*part*/) const { return wrap_unit(atan2(p.y, p.x) / (2.0 * kPi)); }
+  SKIPSTONE_HD int boundary_breaks(BoundaryBreak* /*out*/) const { return 0; }
+
+  SKIPSTONE_HD BoundaryPoint<Vec2T<T>> boundary_point(double s) const {
+    const BoundaryFrame f = boundary_frame(s);
+    return {vec_as<T>(f.x), vec_as<T>(f.nu), f.part};
   }
   SKIPSTONE_HD Vec2T<T> settle(Vec2T<T> x, int /*part*/) const { return settle_on_round_wall(x, inv_R); }
   SKIPSTONE_HD bool inside(Vec2T<T> x) const { return dot(x, x) <= R * R; }

@@ -1,7 +1,9 @@
 // Table `ellipse`: domain of centres x^2/a^2 + y^2/b^2 <= 1. Collision times are roots of
 // F(x(t)), a quadratic (straight flights) or quartic (in-plane gravity).
 #pragma once
+#include "skipstone/tables/boundary.hpp"
 #include "skipstone/tables/conic_flight.hpp"
+#include "skipstone/tables/elliptic_arc.hpp"
 
 namespace skipstone {
 
@@ -26,12 +28,53 @@ struct EllipseTable {
     return {HitKind::wall, t, (-1.0 / norm(grad)) * grad, 0};
   }
 
-  SKIPSTONE_HD BoundaryPoint<Vec2> boundary_point(double s) const {
-    // s is the fraction of the parameter angle (not of arc length): x = (a cos th, b sin th).
-    const double th = 2.0 * kPi * s;
+  // The wall as a curve (boundary.hpp). The curve parameter theta gives the point
+  // (a cos theta, b sin theta), counterclockwise; the normalised parameter is s = theta / (2 pi),
+  // not a fraction of arc length. A rolling integrator can move along theta with
+  // d theta / dl = 1 / curve_speed(theta) instead of inverting the arc length.
+  SKIPSTONE_HD double curve_speed(double th) const {
+    const double sn = sin(th), cs = cos(th);
+    return sqrt(a * a * sn * sn + b * b * cs * cs);
+  }
+  // kappa = -a b / speed^3 (the ellipse is convex), no breaks.
+  SKIPSTONE_HD BoundaryFrame curve_frame(double th) const {
     const Vec2 p = {a * cos(th), b * sin(th)};
     const Vec2 grad = {p.x / (a * a), p.y / (b * b)};
-    return {p, (-1.0 / norm(grad)) * grad, 0};
+    const double v = curve_speed(th);
+    return frame_from_normal(p, (-1.0 / norm(grad)) * grad, -a * b / (v * v * v), 0);
+  }
+  SKIPSTONE_HD BoundaryFrame boundary_frame(double s) const { return curve_frame(2.0 * kPi * s); }
+  // Arc length from (a, 0): speed = b sqrt(1 - m sin^2 theta) with m = 1 - a^2/b^2, so
+  // l(theta) = b E(theta | m).
+  SKIPSTONE_HD double arc_modulus() const { return 1.0 - (a * a) / (b * b); }
+  SKIPSTONE_HD double boundary_length() const { return 4.0 * b * elliptic_e_reduced(0.5 * kPi, arc_modulus()); }
+  SKIPSTONE_HD double arc_length(double s) const { return b * elliptic_e(2.0 * kPi * wrap_unit(s), arc_modulus()); }
+  // theta of an arc length: Newton's method on l(theta), kept inside a bisection bracket.
+  SKIPSTONE_HD double s_at_arc_length(double l) const {
+    const double m = arc_modulus(), L = boundary_length();
+    const double target = L * wrap_unit(l / L);
+    double lo = 0.0, hi = 2.0 * kPi, th = 2.0 * kPi * target / L;
+    for (int it = 0; it < 100; ++it) {
+      const double f = b * elliptic_e(th, m) - target;
+      if (f == 0.0) break;
+      if (f > 0.0) hi = th;
+      else lo = th;
+      double next = th - f / curve_speed(th);
+      if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
+      const bool done = fabs(next - th) <= 4e-16 * (1.0 + th);
+      th = next;
+      if (done) break;
+    }
+    return wrap_unit(th / (2.0 * kPi));
+  }
+  SKIPSTONE_HD double boundary_parameter(Vec2 p, int /*part*/) const {
+    return wrap_unit(atan2(p.y / b, p.x / a) / (2.0 * kPi));
+  }
+  SKIPSTONE_HD int boundary_breaks(BoundaryBreak* /*out*/) const { return 0; }
+
+  SKIPSTONE_HD BoundaryPoint<Vec2> boundary_point(double s) const {
+    const BoundaryFrame f = boundary_frame(s);
+    return {f.x, f.nu, f.part};
   }
   SKIPSTONE_HD bool inside(Vec2 x) const { return x.x * x.x / (a * a) + x.y * x.y / (b * b) <= 1.0; }
 };

@@ -4,6 +4,7 @@
 // corner_tol (relative to the table size) to a vertex is a corner hit: the outcome of the
 // no-slip map is undefined there and the trajectory is stopped (MODELS.md section 2).
 #pragma once
+#include "skipstone/tables/boundary.hpp"
 #include "skipstone/tables/conic_flight.hpp"
 
 namespace skipstone {
@@ -42,22 +43,50 @@ struct PolygonTable {
     return {near_vertex ? HitKind::corner : HitKind::wall, best, inward_normal(best_i), best_i};
   }
 
-  SKIPSTONE_HD double perimeter() const {
+  // The wall as a curve (boundary.hpp): s = l / perimeter, counterclockwise from vertex 0 along
+  // edge 0 (vertex 0 to vertex 1, part 0), then edge 1, ... kappa = 0; every vertex is a break.
+  // At a vertex other than vertex 0 the frame is that of the edge that ends there.
+  SKIPSTONE_HD double boundary_length() const {
     double p = 0.0;
     for (int i = 0; i < n; ++i) p += norm(v[(i + 1) % n] - v[i]);
     return p;
   }
-
-  // s in [0,1): fraction of the perimeter, counterclockwise from vertex 0.
-  SKIPSTONE_HD BoundaryPoint<Vec2> boundary_point(double s) const {
-    double rest = s * perimeter();
+  SKIPSTONE_HD BoundaryFrame boundary_frame(double s) const {
+    double rest = s * boundary_length();
     for (int i = 0; i < n; ++i) {
       const Vec2 d = v[(i + 1) % n] - v[i];
       const double len = norm(d);
-      if (rest <= len || i == n - 1) return {v[i] + (rest / len) * d, inward_normal(i), i};
+      if (rest <= len || i == n - 1) return frame_from_normal(v[i] + (rest / len) * d, inward_normal(i), 0.0, i);
       rest -= len;
     }
-    return {v[0], inward_normal(0), 0};
+    return frame_from_normal(v[0], inward_normal(0), 0.0, 0);
+  }
+  SKIPSTONE_HD double arc_length(double s) const { return boundary_length() * wrap_unit(s); }
+  SKIPSTONE_HD double s_at_arc_length(double l) const { return wrap_unit(l / boundary_length()); }
+  // s of a point on edge `part`: its projection onto the edge.
+  SKIPSTONE_HD double boundary_parameter(Vec2 p, int part) const {
+    double l = 0.0;
+    for (int i = 0; i < part; ++i) l += norm(v[i + 1] - v[i]);
+    const Vec2 d = v[(part + 1) % n] - v[part];
+    return wrap_unit((l + dot(p - v[part], d) / norm(d)) / boundary_length());
+  }
+  // The vertices, vertex i at the arc length of edges 0 .. i-1; the interior angle is pi minus
+  // the angle the tangent turns by there.
+  SKIPSTONE_HD int boundary_breaks(BoundaryBreak* out) const {
+    const double P = boundary_length();
+    double l = 0.0;
+    for (int i = 0; i < n; ++i) {
+      const Vec2 before = v[i] - v[(i + n - 1) % n], after = v[(i + 1) % n] - v[i];
+      const double turn = atan2(cross(before, after), dot(before, after));
+      out[i] = {l / P, BreakKind::vertex, 0.0, 0.0, kPi - turn};
+      l += norm(after);
+    }
+    return n;
+  }
+
+  SKIPSTONE_HD BoundaryPoint<Vec2> boundary_point(double s) const {
+    const BoundaryFrame f = boundary_frame(s);
+    return {f.x, f.nu, f.part};
   }
 
   SKIPSTONE_HD bool inside(Vec2 x) const {

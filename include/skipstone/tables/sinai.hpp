@@ -5,7 +5,7 @@
 // rejects g != 0) and are followed cell by cell; a scatterer lies inside its own cell, so only
 // the disc of the current cell can be hit.
 #pragma once
-#include "skipstone/tables/hit.hpp"
+#include "skipstone/tables/boundary.hpp"
 #include "skipstone/polynomial.hpp"
 
 namespace skipstone {
@@ -45,14 +45,32 @@ struct SinaiTable {
     return {HitKind::none, t_limit, {0.0, 0.0}, -1};
   }
 
-  // s in [0,1): angle fraction on the scatterer of cell (0, 0).
-  SKIPSTONE_HD BoundaryPoint<Vec2> boundary_point(double s) const {
+  // The wall as a curve (boundary.hpp): the scatterer of cell (0, 0), s = theta / (2 pi)
+  // counterclockwise from (rho, 0). The domain is outside, so arc length runs clockwise, against
+  // s: l = 2 pi rho (1 - s). kappa = +1/rho, no breaks.
+  SKIPSTONE_HD BoundaryFrame boundary_frame(double s) const {
     const double th = 2.0 * kPi * s;
     const Vec2 n = {cos(th), sin(th)};
-    return {rho * n, n, 0};
+    return frame_from_normal(rho * n, n, 1.0 / rho, 0);
+  }
+  SKIPSTONE_HD double boundary_length() const { return 2.0 * kPi * rho; }
+  SKIPSTONE_HD double arc_length(double s) const { return boundary_length() * wrap_unit(-s); }
+  SKIPSTONE_HD double s_at_arc_length(double l) const { return wrap_unit(-l / boundary_length()); }
+  // s of a point on the scatterer of any cell (positions are unfolded): the angle about the
+  // centre of the cell it lies in.
+  SKIPSTONE_HD double boundary_parameter(Vec2 p, int /*part*/) const {
+    const Vec2 d = p - cell_centre(p);
+    return wrap_unit(atan2(d.y, d.x) / (2.0 * kPi));
+  }
+  SKIPSTONE_HD int boundary_breaks(BoundaryBreak* /*out*/) const { return 0; }
+  SKIPSTONE_HD Vec2 cell_centre(Vec2 x) const { return {side * floor(x.x / side + 0.5), side * floor(x.y / side + 0.5)}; }
+
+  SKIPSTONE_HD BoundaryPoint<Vec2> boundary_point(double s) const {
+    const BoundaryFrame f = boundary_frame(s);
+    return {f.x, f.nu, f.part};
   }
   SKIPSTONE_HD bool inside(Vec2 x) const {
-    const Vec2 c = {side * floor(x.x / side + 0.5), side * floor(x.y / side + 0.5)};
+    const Vec2 c = cell_centre(x);
     return dot(x - c, x - c) >= rho * rho;
   }
 };

@@ -2,6 +2,7 @@
 // radius R on its short sides. Boundary parts: 0 top segment, 1 left cap, 2 bottom segment,
 // 3 right cap. The flight leaves through the first crossing that lies on its own part.
 #pragma once
+#include "skipstone/tables/boundary.hpp"
 #include "skipstone/tables/conic_flight.hpp"
 
 namespace skipstone {
@@ -60,24 +61,54 @@ struct StadiumTable {
     return {HitKind::wall, best, nu, best_part};
   }
 
-  SKIPSTONE_HD double perimeter() const { return 4.0 * a + 2.0 * kPi * R; }
-
-  // s in [0,1): fraction of the perimeter, counterclockwise from (a, R).
-  SKIPSTONE_HD BoundaryPoint<Vec2> boundary_point(double s) const {
-    double l = s * perimeter();
-    if (l < 2.0 * a) return {{a - l, R}, {0.0, -1.0}, 0};
+  // The wall as a curve (boundary.hpp): s = l / perimeter, counterclockwise from (a, R): the
+  // top segment (part 0, leftwards), the left cap (1), the bottom segment (2), the right cap (3).
+  // kappa = 0 on the segments and -1/R on the caps. At a junction the frame is that of the part
+  // that starts there. With a = 0 this is the disc of radius R turned by a quarter:
+  // the frame at s is the disc's at s + 1/4.
+  SKIPSTONE_HD BoundaryFrame boundary_frame(double s) const {
+    double l = s * boundary_length();
+    if (l < 2.0 * a) return frame_from_normal({a - l, R}, {0.0, -1.0}, 0.0, 0);
     l -= 2.0 * a;
     if (l < kPi * R) {
       const double th = 0.5 * kPi + l / R;
       const Vec2 n = {cos(th), sin(th)};
-      return {Vec2{-a, 0.0} + R * n, -n, 1};
+      return frame_from_normal(Vec2{-a, 0.0} + R * n, -n, -1.0 / R, 1);
     }
     l -= kPi * R;
-    if (l < 2.0 * a) return {{-a + l, -R}, {0.0, 1.0}, 2};
+    if (l < 2.0 * a) return frame_from_normal({-a + l, -R}, {0.0, 1.0}, 0.0, 2);
     l -= 2.0 * a;
     const double th = -0.5 * kPi + l / R;
     const Vec2 n = {cos(th), sin(th)};
-    return {Vec2{a, 0.0} + R * n, -n, 3};
+    return frame_from_normal(Vec2{a, 0.0} + R * n, -n, -1.0 / R, 3);
+  }
+  SKIPSTONE_HD double boundary_length() const { return 4.0 * a + 2.0 * kPi * R; }
+  SKIPSTONE_HD double arc_length(double s) const { return boundary_length() * wrap_unit(s); }
+  SKIPSTONE_HD double s_at_arc_length(double l) const { return wrap_unit(l / boundary_length()); }
+  // s of a point on part `part` (a cap's angle is measured from the cap's middle, so that a
+  // point a rounding error beyond the cap's end stays next to it).
+  SKIPSTONE_HD double boundary_parameter(Vec2 p, int part) const {
+    double l;
+    if (part == 0) l = a - p.x;
+    else if (part == 1) l = 2.0 * a + R * (angle_from({-1.0, 0.0}, p - Vec2{-a, 0.0}) + 0.5 * kPi);
+    else if (part == 2) l = 2.0 * a + kPi * R + (p.x + a);
+    else l = 4.0 * a + kPi * R + R * (angle_from({1.0, 0.0}, p - Vec2{a, 0.0}) + 0.5 * kPi);
+    return wrap_unit(l / boundary_length());
+  }
+  // The four junctions of segments and caps (none when a = 0: the disc).
+  SKIPSTONE_HD int boundary_breaks(BoundaryBreak* out) const {
+    if (!(a > 0.0)) return 0;
+    const double P = boundary_length(), k = -1.0 / R;
+    out[0] = {0.0, BreakKind::curvature_jump, k, 0.0, kPi};
+    out[1] = {2.0 * a / P, BreakKind::curvature_jump, 0.0, k, kPi};
+    out[2] = {(2.0 * a + kPi * R) / P, BreakKind::curvature_jump, k, 0.0, kPi};
+    out[3] = {(4.0 * a + kPi * R) / P, BreakKind::curvature_jump, 0.0, k, kPi};
+    return 4;
+  }
+
+  SKIPSTONE_HD BoundaryPoint<Vec2> boundary_point(double s) const {
+    const BoundaryFrame f = boundary_frame(s);
+    return {f.x, f.nu, f.part};
   }
 
   SKIPSTONE_HD bool inside(Vec2 x) const {

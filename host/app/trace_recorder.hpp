@@ -1,0 +1,69 @@
+// A sink for simulate_trajectory that records one trajectory as CSV rows: every no-slip event
+// (time, position, velocity, spin, contact point a - r nu) or every accepted integrator step of
+// a rolling model (time and state), in the kernel's precision. Used by `skipstone trace`. The
+// header row comes from the model, so that a trajectory without rows (a masked start) still
+// gives a CSV file with its columns.
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <sstream>
+#include <string>
+
+#include "skipstone/collision.hpp"
+#include "skipstone/scan_spec.hpp"
+#include "skipstone/vec.hpp"
+
+namespace skipstone {
+
+class TraceRecorder {
+ public:
+  TraceRecorder(ModelKind model, double ball_radius) : r_(ball_radius) {
+    out_.precision(17);
+    out_ << header(model) << '\n';
+  }
+
+  // The columns of the rows that `model` gives: events in the plane (no-slip 2D tables and
+  // roll3:strip, whose strip is a plane), events in space, or integrator steps (Figure 18).
+  static const char* header(ModelKind model) {
+    switch (model) {
+      case ModelKind::noslip_plane:
+      case ModelKind::roll_strip: return "event,t,x,y,ux,uy,spin,contact_x,contact_y";
+      case ModelKind::roll_disc_transversal: return "step,t,v1,v2,S12,phi,arc";
+      case ModelKind::noslip_sphere:
+      case ModelKind::noslip_cylinder:
+      case ModelKind::roll_planes:
+      case ModelKind::roll_inside_cylinder:
+      case ModelKind::roll_disc: break;
+    }
+    return "event,t,x,y,z,ux,uy,uz,wx,wy,wz,contact_x,contact_y,contact_z";
+  }
+
+  template <class T>
+  void on_event(double t, Vec2T<T> x, const State2DT<T>& s, Vec2T<T> nu) {
+    const Vec2T<T> c = x - r_ * nu;
+    out_ << rows_++ << ',' << t << ',' << x.x << ',' << x.y << ',' << s.u.x << ',' << s.u.y << ',' << s.s << ','
+         << c.x << ',' << c.y << '\n';
+  }
+  template <class T>
+  void on_event(double t, Vec3T<T> x, const State3DT<T>& s, Vec3T<T> nu) {
+    const Vec3T<T> c = x - r_ * nu;
+    out_ << rows_++ << ',' << t << ',' << x.x << ',' << x.y << ',' << x.z << ',' << s.u.x << ',' << s.u.y << ','
+         << s.u.z << ',' << s.w.x << ',' << s.w.y << ',' << s.w.z << ',' << c.x << ',' << c.y << ',' << c.z << '\n';
+  }
+  // Rolling transversal state y = (v1, v2, S12, cos phi, sin phi, arc), in the kernel's precision.
+  template <class T>
+  void on_step(T t, const T* y) {
+    out_ << rows_++ << ',' << t << ',' << y[0] << ',' << y[1] << ',' << y[2] << ',' << std::atan2(y[4], y[3]) << ','
+         << y[5] << '\n';
+  }
+
+  std::string csv() const { return out_.str(); }
+  std::uint64_t rows() const { return rows_; }
+
+ private:
+  double r_;
+  std::ostringstream out_;
+  std::uint64_t rows_ = 0;
+};
+
+}  // namespace skipstone

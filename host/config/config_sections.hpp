@@ -1,0 +1,54 @@
+// The readers of a run config's sections, one job each, called by parse_config (config.cpp) in
+// an order that matters: the start kind and the scan axes come first because start keys and
+// parameters may be scan axes; the axes are checked against the rules once both are known.
+// Each reader checks its section (a ConfigError names the key path), fills its part of the
+// RunConfig and writes its part of RunConfig::resolved, the config with every default
+// spelled out.
+#pragma once
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "config.hpp"
+#include "json_reader.hpp"
+
+namespace skipstone {
+
+// --- shared by the readers
+std::string number_text(double v);  // a double for messages, all 17 digits
+const ParamRule* find_rule(const std::vector<ParamRule>& rules, const std::string& name);
+void check_rule(const ParamRule& r, double v, const std::string& path);
+std::string axis_path(std::size_t i);  // "scan.axes[i]"
+const ScanAxis* find_axis(const RunConfig& rc, const std::string& name);
+
+// --- initial and parameters (section_parameters.cpp)
+// initial.start: the start kind, with the keys the initial section may hold.
+const StartSchema& read_start(JsonReader& init, RunConfig& rc);
+// parameters: the moment of inertia, the system's parameters, gravity, polygon vertices.
+void read_parameters(JsonReader& params, RunConfig& rc);
+// Values of the keys a rule list names (parameters, or a start's keys in initial); a key that
+// is also a scan axis is left to the axis.
+void read_rules(JsonReader& rd, const std::vector<ParamRule>& rules, const char* section, RunConfig& rc);
+// Rolling models: exactly one of g and g_effective; RunConfig::gravity records both
+// (section_gravity.cpp).
+void read_gravity(JsonReader& params, RunConfig& rc);
+
+// --- scan (section_scan.cpp)
+// scan: type, count, seed and the axes' names and ends.
+void read_scan(JsonReader scan, RunConfig& rc);
+// The axes against the parameters' rules, and the scan's size and map shape.
+void resolve_axes(RunConfig& rc, const StartSchema& start);
+// The constraints between parameters at every corner of the scanned box.
+void check_scanned_box(const RunConfig& rc);
+// resolved.scan, once the axes are final.
+void resolve_scan(RunConfig& rc);
+
+// --- stop rules and options (section_stop.cpp, section_options.cpp)
+void read_stop(JsonReader stop, RunConfig& rc);
+void read_options(JsonReader opt, RunConfig& rc);
+
+// --- what a run writes (section_outputs.cpp)
+void read_observables(JsonReader& top, RunConfig& rc);
+void read_histograms(JsonReader& top, RunConfig& rc);
+
+}  // namespace skipstone

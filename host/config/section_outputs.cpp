@@ -1,0 +1,62 @@
+// Config sections "observables" (which maps a run writes; default: every observable of the
+// system) and "histograms" (declared bins of requested scalar observables, docs/config.md
+// "Histograms").
+#include <algorithm>
+#include <string>
+
+#include "config_sections.hpp"
+#include "observables.hpp"
+
+namespace skipstone {
+
+using nlohmann::json;
+
+void read_observables(JsonReader& top, RunConfig& rc) {
+  const SystemSchema& sys = rc.system;
+  if (!top.has("observables")) {
+    rc.observables = sys.observables;
+    rc.resolved["observables"] = rc.observables;
+    return;
+  }
+  const json& obs = top.array("observables");
+  if (obs.empty()) throw ConfigError("observables", "the list is empty; leave the key out to get every observable");
+  for (std::size_t i = 0; i < obs.size(); ++i) {
+    const std::string path = "observables[" + std::to_string(i) + "]";
+    if (!obs[i].is_string()) throw ConfigError(path, "expected a string, got " + show(obs[i]));
+    const std::string name = obs[i].get<std::string>();
+    if (std::find(sys.observables.begin(), sys.observables.end(), name) == sys.observables.end()) {
+      std::string allowed;
+      for (const auto& o : sys.observables) allowed += (allowed.empty() ? "" : ", ") + o;
+      throw ConfigError(path, "value " + show(name) + " is not an observable of system " + sys.name + "; allowed: " + allowed);
+    }
+    rc.observables.push_back(name);
+  }
+  rc.resolved["observables"] = rc.observables;
+}
+
+void read_histograms(JsonReader& top, RunConfig& rc) {
+  if (!top.has("histograms")) return;
+  const json& hj = top.value("histograms");
+  if (!hj.is_object()) throw ConfigError("histograms", "expected an object {observable: {min, max, bins}}, got " + show(hj));
+  for (const auto& [name, value] : hj.items()) {
+    const std::string path = "histograms." + name;
+    if (std::find(rc.observables.begin(), rc.observables.end(), name) == rc.observables.end()) {
+      std::string allowed;
+      for (const auto& o : rc.observables)
+        if (observable_info(o).type != ObservableType::vector3) allowed += (allowed.empty() ? "" : ", ") + o;
+      throw ConfigError(path, "not a requested observable; allowed: " + allowed);
+    }
+    if (observable_info(name).type == ObservableType::vector3)
+      throw ConfigError(path, "a vector observable has no histogram; allowed: the scalar observables");
+    if (!value.is_object()) throw ConfigError(path, "expected an object {min, max, bins}, got " + show(value));
+    JsonReader h(value, path);
+    const HistogramSpec hs{h.number("min"), h.number("max"), h.integer("bins", 1, kMaxHistogramBins)};
+    h.finish();
+    if (!(hs.max > hs.min))
+      throw ConfigError(path + ".max", "value " + number_text(hs.max) + " is out of range; allowed: > min (" + number_text(hs.min) + ")");
+    rc.histograms[name] = hs;
+    rc.resolved["histograms"][name] = {{"min", hs.min}, {"max", hs.max}, {"bins", hs.bins}};
+  }
+}
+
+}  // namespace skipstone

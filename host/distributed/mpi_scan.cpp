@@ -1,0 +1,106 @@
+// The distributed run of a scan range over MPI ranks. Protocol (MPI_COMM_WORLD, only the main
+// thread of each rank calls MPI): a worker rank sends kTagResult with its last finished chunk
+// encoded (empty on its first request); rank 0 answers kTagAssign with {first, count} of the
+// next chunk, count 0 meaning "no more work". Rank 0 polls for requests with short sleeps so
+// that its own worker thread keeps its core.
+#include "mpi_scan.hpp"
+
+#include <mpi.h>
+
+#include <chrono>
+#include <climits>
+#include <exception>
+#include <iostream>
+#include <thread>
+
+#include "mpi_session.hpp"
+#include "range_codec.hpp"
+
+namespace skipstone {
+
+namespace {
+
+constexpr int kTagResult = 1, kTagAssign = 2;
+constexpr auto kPollInterval = std::chrono::microseconds(200);
+
+void send_result(const std::vector<char>& bytes) {
+  if (bytes.size() > static_cast<std::size_t>(INT_MAX))
+    throw std::runtime_error("a chunk result of " + std::to_string(bytes.size()) +
+                             " bytes is too large for one MPI message: use a smaller --chunk");
+  MPI_Send(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, 0, kTagResult, MPI_COMM_WORLD);
+}
+
+// Rank 0: serve the other ranks from the queue while a thread integrates chunks here too.
+RangeResult coordinate(const RunConfig& rc, const BackendChoice& backend, const ScanOptions& options, const MpiJob& job) {
+  RangeRun run(rc, backend, options);
+  std::exception_ptr local_error;
+  std::thread local([&] {
+    try {
+      run_queue(options.executors, rc, run.queue(), run.collector());
+    } catch (...) {
+      local_error = std::current_exception();
+      run.queue().cancel();
+    }
+  });
+  try {
+    std::vector<char> bytes;
+    for (int serving = job.size - 1; serving > 0;) {
+      int arrived = 0;
+      MPI_Status st;
+      MPI_Iprobe(MPI_ANY_SOURCE, kTagResult, MPI_COMM_WORLD, &arrived, &st);
+      if (!arrived) {
+        std::this_thread::sleep_for(kPollInterval);
+        continue;
+      }
+      int count = 0;
+      MPI_Get_count(&st, MPI_BYTE, &count);
+      bytes.resize(static_cast<std::size_t>(count));
+      MPI_Recv(bytes.data(), count, MPI_BYTE, st.MPI_SOURCE, kTagResult, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      const std::optional<TrajectoryRange> next = run.queue().next();
+      std::uint64_t assign[2] = {next ? next->first : 0, next ? next->size() : 0};
+      MPI_Send(assign, 2, MPI_UINT64_T, st.MPI_SOURCE, kTagAssign, MPI_COMM_WORLD);
+      if (!next) --serving;
+      if (count > 0) run.collector().add_remote(decode_range(bytes));
+    }
+  } catch (...) {
+    run.queue().cancel();
+    local.join();
+    throw;
+  }
+  local.join();
+  if (local_error) std::rethrow_exception(local_error);
+  return run.finish();
+}
+
+// Ranks 1..N-1: integrate the chunks rank 0 assigns until it says there are no more.
+void serve(const RunConfig& rc, const Executor& e) {
+  bind_to_device(e);
+  std::vector<char> finished;  // empty: the first request
+  std::vector<TrajectoryResult> buf;
+  for (;;) {
+    send_result(finished);
+    std::uint64_t assign[2];
+    MPI_Recv(assign, 2, MPI_UINT64_T, 0, kTagAssign, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (assign[1] == 0) return;
+    finished = encode_range(integrate_chunk(e, rc, TrajectoryRange{assign[0], assign[0] + assign[1]}, buf));
+  }
+}
+
+}  // namespace
+
+std::optional<RangeResult> run_scan_range_on_job(const RunConfig& rc, const BackendChoice& backend,
+                                                 const ScanOptions& options) {
+  const MpiJob& job = MpiSession::job();
+  if (!job.distributed()) return run_scan_range(rc, backend, options);
+  if (options.executors.size() != 1) throw std::logic_error("run_scan_range_on_job: one worker per rank");
+  try {
+    if (job.rank == 0) return coordinate(rc, backend, options, job);
+    serve(rc, options.executors[0]);
+    return std::nullopt;
+  } catch (const std::exception& e) {
+    std::cerr << "skipstone run (rank " << job.rank << " of " << job.size << "): error: " << e.what() << "\n";
+    MpiSession::abort(1);
+  }
+}
+
+}  // namespace skipstone

@@ -1,0 +1,176 @@
+// Output folder layout and metadata of a run.
+#include "output_writer.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <stdexcept>
+
+#include "atomic_file.hpp"
+#include "iso_time.hpp"
+#include "npy_writer.hpp"
+#include "observables.hpp"
+#include "order_statistic.hpp"
+#include "png_heatmap.hpp"
+#include "skipstone/inertia.hpp"
+#include "skipstone/scan_point.hpp"
+#include "version.hpp"
+
+namespace skipstone {
+namespace {
+
+using nlohmann::json;
+
+std::vector<double> axis_values(const ScanAxis& a) {
+  std::vector<double> v;
+  for (std::uint64_t i = 0; i < a.n; ++i) {
+    const AxisSpec s{0, a.min, a.max, a.n};
+    v.push_back(grid_value(s, i));
+  }
+  return v;
+}
+
+json moment_json(MomentForm form, double v) {
+  double gamma = v;
+  if (form == MomentForm::eta) gamma = gamma_from_eta(v);
+  if (form == MomentForm::beta) gamma = gamma_from_beta(v);
+  return {{"gamma", gamma}, {"eta", eta_from_gamma(gamma)}, {"beta", beta_from_gamma(gamma)}};
+}
+
+// The colours of a continuous map are clamped to its [0.5 %, 99.5 %] quantiles, so that a few
+// extreme pixels (e.g. grazing entries with very long exit times) do not flatten the picture.
+// The .npy files keep the true values. Sets the heat map's clip when anything lies outside.
+void clip_to_quantiles(const std::vector<double>& map, io::HeatmapSpec& hs) {
+  const std::size_t finite = count_finite(map);
+  if (finite < 400) return;
+  const double lo = kth_smallest_finite(map, finite / 200);
+  const double hi = kth_smallest_finite(map, finite - 1 - finite / 200);
+  bool outside = false;
+  for (double v : map) outside = outside || (std::isfinite(v) && (v < lo || v > hi));
+  hs.clip = outside;
+  hs.clip_lo = lo;
+  hs.clip_hi = hi;
+}
+
+std::vector<std::string> status_names() {
+  std::vector<std::string> n;
+  for (int s = 0; s < kStatusCount; ++s) n.push_back(status_name(static_cast<Status>(s)));
+  return n;
+}
+
+}  // namespace
+
+json run_metadata(const RunConfig& rc, const ScanResult& res, const BackendChoice& backend,
+                  const std::string& command_line) {
+  json meta;
+  meta["skipstone_version"] = SKIPSTONE_VERSION;
+  meta["created"] = iso_time_now();
+  meta["command"] = command_line;
+  meta["config"] = rc.resolved;
+  meta["system"] = rc.system.name;
+  if (!rc.gravity.is_null()) meta["gravity"] = rc.gravity;
+  bool moment_scanned = false;
+  for (const auto& a : rc.axes) {
+    if (a.name == rc.moment_name) {
+      moment_scanned = true;
+      meta["moment_of_inertia"] = {{"scanned", a.name},
+                                   {"at_min", moment_json(rc.spec.moment, a.min)},
+                                   {"at_max", moment_json(rc.spec.moment, a.max)}};
+    }
+  }
+  if (!moment_scanned) meta["moment_of_inertia"] = moment_json(rc.spec.moment, rc.spec.params[P_MOMENT]);
+  meta["backend"] = backend.backend == Backend::cuda ? "cuda" : "cpu";
+  meta["device"] = backend.description;
+  meta["trajectories"] = rc.spec.count;
+  meta["chunk_size"] = res.chunk_size;
+  meta["wall_time_s"] = res.wall_seconds;
+  // Masked points (starts outside their allowed set) cost next to nothing: the rates of the
+  // computed trajectories and of all scan points are reported apart.
+  const double w = res.wall_seconds > 0.0 ? res.wall_seconds : 1e-9;
+  const std::uint64_t masked = res.status_counts[static_cast<int>(Status::masked)];
+  const std::uint64_t computed = rc.spec.count - masked;
+  meta["throughput"] = {{"computed_trajectories", computed},
+                        {"masked_points", masked},
+                        {"wall_seconds", res.wall_seconds},
+                        {"computed_trajectories_per_s", static_cast<double>(computed) / w},
+                        {"points_per_s", static_cast<double>(rc.spec.count) / w},
+                        {"events_per_s", static_cast<double>(res.total_events) / w},
+                        {"total_events", res.total_events}};
+  json counts = json::object();
+  for (int s = 0; s < kStatusCount; ++s) counts[status_name(static_cast<Status>(s))] = res.status_counts[s];
+  meta["status_counts"] = counts;
+  meta["grid"] = !rc.spec.random;
+  meta["shape"] = rc.shape;
+  json axes = json::array();
+  for (const auto& a : rc.axes) {
+    json ja = {{"param", a.name}, {"min", a.min}, {"max", a.max}};
+    if (!rc.spec.random) {
+      ja["n"] = a.n;
+      ja["values"] = axis_values(a);
+    } else {
+      ja["file"] = "axis_" + a.name + ".npy";
+    }
+    axes.push_back(ja);
+  }
+  meta["axes"] = axes;
+  json obs = json::object();
+  for (const auto& name : rc.observables) {
+    const ObservableInfo& info = observable_info(name);
+    json o = {{"file", name + ".npy"}, {"description", info.description}};
+    const auto it = res.stats.find(name);
+    if (it != res.stats.end()) o["stats"] = it->second.to_json();
+    const auto h = res.histograms.find(name);
+    if (h != res.histograms.end()) o["histogram"] = h->second.to_json();
+    obs[name] = o;
+  }
+  meta["observables"] = obs;
+  return meta;
+}
+
+void write_outputs(const std::filesystem::path& dir, const RunConfig& rc, const ScanResult& res, const json& meta) {
+  const bool map2d = !rc.spec.random && rc.axes.size() == 2;
+  for (const auto& name : rc.observables) {
+    const ObservableInfo& info = observable_info(name);
+    const std::vector<double>& v = res.maps.at(name);
+    std::vector<std::size_t> shape = rc.shape;
+    if (info.type == ObservableType::int8) {
+      std::vector<std::int8_t> d(v.begin(), v.end());
+      io::write_npy(dir / (name + ".npy"), d, shape);
+    } else if (info.type == ObservableType::uint64) {
+      std::vector<std::uint64_t> d(v.begin(), v.end());
+      io::write_npy(dir / (name + ".npy"), d, shape);
+    } else {
+      if (info.type == ObservableType::vector3) shape.push_back(3);
+      io::write_npy(dir / (name + ".npy"), v, shape);
+    }
+    if (!map2d || info.type == ObservableType::vector3) continue;
+    io::HeatmapSpec hs;
+    hs.title = rc.system.name + ": " + name;
+    hs.x = io::grid_axis(rc.axes[0].name, rc.axes[0].min, rc.axes[0].max, rc.axes[0].n);
+    hs.y = io::grid_axis(rc.axes[1].name, rc.axes[1].min, rc.axes[1].max, rc.axes[1].n);
+    hs.colorbar_label = name;
+    if (name == "status") {
+      hs.categorical = true;
+      hs.category_names = status_names();
+    } else if (name == "exit_side") {
+      hs.categorical = true;
+      hs.category_names = {"opposite side (-1)", "none by t_max (0)", "same side, friendly roll (+1)"};
+      hs.offset = 1.0;  // categories 0, 1, 2; NaN (masked or failed) stays grey
+    } else {
+      clip_to_quantiles(v, hs);
+      if (hs.clip) hs.colorbar_label = name + " (colours clipped to 0.5-99.5 %)";
+    }
+    io::write_heatmap_png(dir / (name + ".png"), v, rc.axes[0].n, rc.axes[1].n, hs);
+  }
+  if (rc.spec.random) {
+    for (std::size_t j = 0; j < rc.axes.size(); ++j) {
+      std::vector<double> vals(rc.spec.count);
+      for (std::uint64_t i = 0; i < rc.spec.count; ++i) vals[i] = scan_point(rc.spec, i).p[rc.spec.axes[j].param];
+      io::write_npy(dir / ("axis_" + rc.axes[j].name + ".npy"), vals, rc.shape);
+    }
+  }
+  io::write_text_atomically(dir / "meta.json", meta.dump(2) + "\n");
+}
+
+}  // namespace skipstone

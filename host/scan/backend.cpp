@@ -1,0 +1,43 @@
+// Backend selection and chunk sizing.
+#include "backend.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "backends.hpp"
+
+namespace skipstone {
+
+BackendChoice choose_backend(const std::string& name, int threads) {
+  if (name != "auto" && name != "cpu" && name != "cuda")
+    throw std::invalid_argument("--backend " + name + ": allowed values are auto, cpu, cuda");
+  if (threads > 0) cpu::set_threads(threads);
+  std::string why;
+  if (name == "cuda" || name == "auto") {
+    if (cuda::available(&why)) return {Backend::cuda, "cuda: " + cuda::device_description()};
+    if (name == "cuda") throw std::runtime_error("--backend cuda: " + why);
+  }
+  return {Backend::cpu, "cpu: Thrust OpenMP, " + std::to_string(cpu::max_threads()) + " threads"};
+}
+
+void run_chunk(Backend b, const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
+               DoneCounter* done) {
+  if (b == Backend::cuda) cuda::run_chunk(spec, first, count, out, done);
+  else cpu::run_chunk(spec, first, count, out, done);
+}
+
+std::uint64_t default_chunk_size(Backend b) {
+  std::uint64_t budget;
+  if (b == Backend::cuda) {
+    budget = cuda::free_device_memory() / 4;
+  } else {
+    const long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    budget = pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) / 16 : (1u << 28);
+    budget = std::min<std::uint64_t>(budget, std::uint64_t{1} << 28);
+  }
+  return std::max<std::uint64_t>(4096, budget / sizeof(TrajectoryResult));
+}
+
+}  // namespace skipstone

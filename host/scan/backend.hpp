@@ -1,0 +1,31 @@
+// Backend choice (--backend auto|cpu|cuda) and chunked execution of a scan on it.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "backends.hpp"
+#include "skipstone/result.hpp"
+#include "skipstone/scan_spec.hpp"
+
+namespace skipstone {
+
+enum class Backend { cpu, cuda };
+
+struct BackendChoice {
+  Backend backend;
+  std::string description;  // e.g. "cpu (OpenMP, 2 threads)" or the GPU's name
+};
+
+// auto: CUDA when a device is usable, else CPU. "cuda" without a device throws
+// std::runtime_error with the reason. threads > 0 sets the CPU thread count.
+BackendChoice choose_backend(const std::string& name, int threads);
+
+// Trajectories [first, first + count) into out; `done`, when given, advanced as they finish.
+void run_chunk(Backend b, const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
+               DoneCounter* done = nullptr);
+
+// Trajectories per chunk that keep the result buffer within a memory budget of the device.
+std::uint64_t default_chunk_size(Backend b);
+
+}  // namespace skipstone

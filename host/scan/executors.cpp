@@ -1,0 +1,95 @@
+// Workers integrating queued chunks on the CPU or on one or more CUDA devices.
+#include "executors.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <sstream>
+#include <thread>
+
+#include "backends.hpp"
+#include "config_error.hpp"
+
+namespace skipstone {
+
+std::vector<int> parse_devices(const std::string& text, int device_count) {
+  std::vector<int> devices;
+  std::stringstream in(text);
+  std::string item;
+  const auto bad = [&](const std::string& why) {
+    return UsageError("--devices " + text + ": " + why + " (expected distinct device indices 0.." +
+                      std::to_string(device_count - 1) + " separated by commas; " + std::to_string(device_count) +
+                      " CUDA devices are visible)");
+  };
+  while (std::getline(in, item, ',')) {
+    std::size_t used = 0;
+    int d = -1;
+    try {
+      d = std::stoi(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (item.empty() || used != item.size() || d < 0) throw bad("'" + item + "' is not a device index");
+    if (d >= device_count) throw bad("device " + item + " does not exist");
+    if (std::find(devices.begin(), devices.end(), d) != devices.end()) throw bad("device " + item + " is listed twice");
+    devices.push_back(d);
+  }
+  if (devices.empty() || text.back() == ',') throw bad("empty entry");
+  return devices;
+}
+
+std::vector<Executor> executors_for(const BackendChoice& backend, const std::vector<int>& devices) {
+  if (backend.backend == Backend::cpu) return {Executor{Backend::cpu, -1}};
+  if (devices.empty()) return {Executor{Backend::cuda, cuda::current_device()}};
+  std::vector<Executor> out;
+  for (int d : devices) out.push_back({Backend::cuda, d});
+  return out;
+}
+
+void bind_to_device(const Executor& e) {
+  if (e.backend == Backend::cuda) cuda::set_device(e.device);
+}
+
+RangeResult integrate_chunk(const Executor& e, const RunConfig& rc, TrajectoryRange chunk,
+                            std::vector<TrajectoryResult>& buf, DoneCounter* done) {
+  const auto t0 = std::chrono::steady_clock::now();
+  buf.resize(static_cast<std::size_t>(chunk.size()));
+  run_chunk(e.backend, rc.spec, chunk.first, chunk.size(), buf.data(), done);
+  RangeResult part = reduce_chunk(rc, chunk.first, buf.data(), chunk.size());
+  part.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return part;
+}
+
+namespace {
+
+void run_worker(const Executor& e, const RunConfig& rc, ChunkQueue& queue, ResultCollector& collector) {
+  bind_to_device(e);
+  std::vector<TrajectoryResult> buf;
+  while (const std::optional<TrajectoryRange> chunk = queue.next())
+    collector.add(integrate_chunk(e, rc, *chunk, buf, &collector.done()));
+}
+
+}  // namespace
+
+void run_queue(const std::vector<Executor>& executors, const RunConfig& rc, ChunkQueue& queue, ResultCollector& collector) {
+  if (executors.size() == 1) {
+    run_worker(executors[0], rc, queue, collector);
+    return;
+  }
+  std::vector<std::exception_ptr> errors(executors.size());
+  std::vector<std::thread> threads;
+  for (std::size_t i = 0; i < executors.size(); ++i)
+    threads.emplace_back([&, i] {
+      try {
+        run_worker(executors[i], rc, queue, collector);
+      } catch (...) {
+        errors[i] = std::current_exception();
+        queue.cancel();
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
+}  // namespace skipstone

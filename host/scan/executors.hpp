@@ -1,0 +1,43 @@
+// The workers of one process that integrate chunks from a ChunkQueue: the CPU backend (one
+// worker using all its OpenMP threads) or one worker per CUDA device (`--devices 0,1,...`,
+// each in its own host thread with its device made current). Each worker integrates a chunk,
+// reduces it (reduce_chunk) and hands it to the ResultCollector.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "backend.hpp"
+#include "chunk_queue.hpp"
+#include "config.hpp"
+#include "result_collector.hpp"
+
+namespace skipstone {
+
+struct Executor {
+  Backend backend = Backend::cpu;
+  int device = -1;  // CUDA device index; -1 for the CPU backend
+};
+
+// Parses "0,1,3" (distinct non-negative device indices below device_count); throws
+// UsageError naming --devices, the value and the devices present otherwise.
+std::vector<int> parse_devices(const std::string& text, int device_count);
+
+// The workers for a backend: CPU: one; CUDA: one per entry of `devices`, or the current
+// device when `devices` is empty.
+std::vector<Executor> executors_for(const BackendChoice& backend, const std::vector<int>& devices);
+
+// Makes the executor's device current for the calling thread (nothing for the CPU).
+void bind_to_device(const Executor& e);
+
+// Integrates and reduces trajectories `chunk` on the executor (its device already bound),
+// through `buf`, which is resized as needed; wall_seconds is the time this took. `done`, when
+// given, is advanced as trajectories finish (for the progress line).
+RangeResult integrate_chunk(const Executor& e, const RunConfig& rc, TrajectoryRange chunk,
+                            std::vector<TrajectoryResult>& buf, DoneCounter* done = nullptr);
+
+// Runs chunks from `queue` on every executor until it is empty: in the calling thread for a
+// single executor, else in one thread each. The first failure cancels the queue and is
+// rethrown here once every thread has stopped.
+void run_queue(const std::vector<Executor>& executors, const RunConfig& rc, ChunkQueue& queue, ResultCollector& collector);
+
+}  // namespace skipstone
