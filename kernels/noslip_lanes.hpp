@@ -17,6 +17,8 @@
 // vectorise.
 #pragma once
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "skipstone/noslip_trajectory.hpp"
 #include "skipstone/tables/cylinder.hpp"
@@ -90,6 +92,24 @@ State2DT<T> state_at(const T (&u)[2][W], const T (&w)[1][W], int l) {
 template <class T, int W>
 State3DT<T> state_at(const T (&u)[3][W], const T (&w)[3][W], int l) {
   return {{u[0][l], u[1][l], u[2][l]}, {w[0][l], w[1][l], w[2][l]}};
+}
+
+// go ? a : b, by the bits of a and b. A lane commits a round with it: g++ makes `a[l] = go ? v :
+// a[l]` a masked store, puts the masked stores behind a branch on whether any lane goes, and
+// moves there what only they use - the chord's square root and division, which then queue
+// behind the division on the impact-to-impact chain instead of running beside it.
+template <class T>
+T blend(bool go, T a, T b) {
+  static_assert(sizeof(T) == 8 || sizeof(T) == 4, "a lane field is 4 or 8 bytes");
+  using U = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
+  U ua, ub;
+  std::memcpy(&ua, &a, sizeof(T));
+  std::memcpy(&ub, &b, sizeof(T));
+  const U m = U(0) - U(go);
+  const U r = (ua & m) | (ub & ~m);
+  T out;
+  std::memcpy(&out, &r, sizeof(T));
+  return out;
 }
 
 // Whether step() of s would be one lane round: a collision pending on the wall, with the chord
@@ -192,30 +212,30 @@ struct NoSlipLanes {
     return s;
   }
 
-  // The fields of lane l that a round changes, from s where go holds (selects, not a branch).
+  // The fields of lane l that a round changes, from s where go holds (blends, not a branch).
   void put(int l, bool go, const Stepper& s) {
     for (int k = 0; k < D; ++k) {
-      x[k][l] = go ? component(s.x, k) : x[k][l];
-      nu[k][l] = go ? component(s.nu, k) : nu[k][l];
-      u[k][l] = go ? component(s.st.u, k) : u[k][l];
-      chord[k][l] = go ? component(s.ob.chord_start, k) : chord[k][l];
+      x[k][l] = blend(go, component(s.x, k), x[k][l]);
+      nu[k][l] = blend(go, component(s.nu, k), nu[k][l]);
+      u[k][l] = blend(go, component(s.st.u, k), u[k][l]);
+      chord[k][l] = blend(go, component(s.ob.chord_start, k), chord[k][l]);
     }
-    for (int k = 0; k < DS; ++k) spin[k][l] = go ? spin_component(s.st, k) : spin[k][l];
-    t[l] = go ? s.t : t[l];
-    events[l] = go ? s.events : events[l];
-    max_err[l] = go ? s.ob.max_err : max_err[l];
-    z_min[l] = go ? s.ob.h.z_min : z_min[l];
-    z_max[l] = go ? s.ob.h.z_max : z_max[l];
-    h_n[l] = go ? s.ob.h.n : h_n[l];
-    h_st[l] = go ? s.ob.h.st : h_st[l];
-    h_sz[l] = go ? s.ob.h.sz : h_sz[l];
-    h_stt[l] = go ? s.ob.h.stt : h_stt[l];
-    h_stz[l] = go ? s.ob.h.stz : h_stz[l];
-    rho_sum0[l] = go ? s.ob.rho_sum[0] : rho_sum0[l];
-    rho_n0[l] = go ? s.ob.rho_n[0] : rho_n0[l];
-    rho_sum1[l] = go ? s.ob.rho_sum[1] : rho_sum1[l];
-    rho_n1[l] = go ? s.ob.rho_n[1] : rho_n1[l];
-    chord_odd[l] = go ? s.ob.chord_odd : chord_odd[l];
+    for (int k = 0; k < DS; ++k) spin[k][l] = blend(go, spin_component(s.st, k), spin[k][l]);
+    t[l] = blend(go, s.t, t[l]);
+    events[l] = blend(go, s.events, events[l]);
+    max_err[l] = blend(go, s.ob.max_err, max_err[l]);
+    z_min[l] = blend(go, s.ob.h.z_min, z_min[l]);
+    z_max[l] = blend(go, s.ob.h.z_max, z_max[l]);
+    h_n[l] = blend(go, s.ob.h.n, h_n[l]);
+    h_st[l] = blend(go, s.ob.h.st, h_st[l]);
+    h_sz[l] = blend(go, s.ob.h.sz, h_sz[l]);
+    h_stt[l] = blend(go, s.ob.h.stt, h_stt[l]);
+    h_stz[l] = blend(go, s.ob.h.stz, h_stz[l]);
+    rho_sum0[l] = blend(go, s.ob.rho_sum[0], rho_sum0[l]);
+    rho_n0[l] = blend(go, s.ob.rho_n[0], rho_n0[l]);
+    rho_sum1[l] = blend(go, s.ob.rho_sum[1], rho_sum1[l]);
+    rho_n1[l] = blend(go, s.ob.rho_n[1], rho_n1[l]);
+    chord_odd[l] = blend<std::uint64_t>(go, s.ob.chord_odd, chord_odd[l]);
   }
 
   // One step() of lane l's stepper from the lane state, committed where it is a plain round.
