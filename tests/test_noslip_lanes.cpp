@@ -170,7 +170,7 @@ void expect_rounds_are_steps(json config) {
       ASSERT_EQ(0, std::memcmp(&from_lane.nu, &steppers[l].nu, sizeof from_lane.nu));
       ASSERT_EQ(0, std::memcmp(&from_lane.st, &steppers[l].st, sizeof from_lane.st));
       ASSERT_EQ(0, std::memcmp(&from_lane.ob.chord_start, &steppers[l].ob.chord_start, sizeof from_lane.ob.chord_start));
-      ASSERT_EQ(from_lane.ob.chord_index, steppers[l].ob.chord_index);
+      ASSERT_EQ(from_lane.ob.chord_odd, steppers[l].ob.chord_odd);
       lanes.load(l, steppers[l]);
     }
   }

@@ -52,6 +52,16 @@ SKIPSTONE_HD SKIPSTONE_INLINE State3DT<T> noslip_collide(State3DT<T> in, Vec3T<T
   return {u_bar_new - u_hat * nu, s_bar * nu + cross(nu, W_new)};
 }
 
+// c ? a : b component by component (vec.hpp).
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE State2DT<T> select(bool c, const State2DT<T>& a, const State2DT<T>& b) {
+  return {select(c, a.u, b.u), c ? a.s : b.s};
+}
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE State3DT<T> select(bool c, const State3DT<T>& a, const State3DT<T>& b) {
+  return {select(c, a.u, b.u), select(c, a.w, b.w)};
+}
+
 // A state in another scalar type (the float kernels' start from a double setup).
 template <class T, class U>
 SKIPSTONE_HD SKIPSTONE_INLINE State2DT<T> state_as(const State2DT<U>& s) {

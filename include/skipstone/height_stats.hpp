@@ -31,6 +31,11 @@ struct HeightStats {
     z_min = z < z_min ? z : z_min;
     z_max = z > z_max ? z : z_max;
   }
+  // extremum(z) where c holds, by selects: no branch (the CPU backend's SIMD lanes).
+  SKIPSTONE_HD void extremum_where(bool c, double z) {
+    z_min = c & (z < z_min) ? z : z_min;
+    z_max = c & (z > z_max) ? z : z_max;
+  }
   SKIPSTONE_HD double drift() const {
     const double den = n * stt - st * st;
     return (n >= 2.0 && den > 0.0) ? (n * stz - st * sz) / den : NAN;

@@ -72,9 +72,7 @@ template <class T>
 SKIPSTONE_HD SKIPSTONE_INLINE bool all_finite(Vec3T<T> a) { return isfinite(a.x) & isfinite(a.y) & isfinite(a.z); }
 
 
-// The energy bookkeeping of a collision, shared by NoSlipStepper::step and the CPU backend's
-// SIMD lanes (kernels/noslip_lanes.hpp), which compute the same quantities in the same order.
-// The map is orthogonal and flights are exact, so twice the kinetic energy at the collision is
+// The energy bookkeeping of a collision (NoSlipStepper::impact). The map is orthogonal and flights are exact, so twice the kinetic energy at the collision is
 // known exactly, k_target = 2 (E0 - g (z - z0)); the state's own value before the map is
 // compared with it, relative to the larger of k_target and 2 E0 (without gravity both are 2 E0,
 // whose inverse inv_k0 is known: no division next to the chain's).
@@ -102,7 +100,7 @@ SKIPSTONE_HD SKIPSTONE_ALWAYS_INLINE S onto_energy_shell(S st, T k_target, same_
 // Whether the impact numbered `events` (from 1) is rescaled.
 template <class T>
 SKIPSTONE_HD SKIPSTONE_ALWAYS_INLINE bool rescale_impact(std::uint64_t events, T k_target) {
-  return ((events % kRescalePeriod) == 0) & (k_target > T(0));  // &: no branch (SIMD lanes)
+  return ((events % kRescalePeriod) == 0) & (k_target > T(0));
 }
 // Distance from the axis of the cross-section chord from a to a + d of length len (caustics).
 template <class T>
@@ -128,7 +126,7 @@ struct NoSlipObservers {
   T e0, inv_k0, max_err;  // inv_k0 = 1 / (2 E0)
   bool have_chord;
   V chord_start;
-  std::uint64_t chord_index;
+  bool chord_odd;  // parity of the number of chords ended so far
   double rho_sum[2], rho_n[2];
   Vec3T<T> axis;
   T lat_min, lat_max;
@@ -175,7 +173,7 @@ struct NoSlipStepper {
     ob.max_err = T(0);
     ob.have_chord = s0.part >= 0;
     ob.chord_start = x;
-    ob.chord_index = 0;
+    ob.chord_odd = false;
     ob.rho_sum[0] = ob.rho_sum[1] = ob.rho_n[0] = ob.rho_n[1] = 0.0;
     ob.lat_min = T(INFINITY);
     ob.lat_max = -T(INFINITY);
@@ -193,67 +191,20 @@ struct NoSlipStepper {
   template <class Sink>
   SKIPSTONE_HD bool step(Sink& sink) {
     if (pending) {
-      // Collision at the current point. The map is orthogonal and flights are exact, so the
-      // energy E0 = K + g (z - z0) is known exactly; the kinetic energy before the map is
-      // compared with it (energy_error: the largest relative defect seen), and the state after
-      // the map is rescaled onto it every kRescalePeriod impacts. Without this, orbits that are
-      // (nearly) periodic repeat the same rounding every period and the energy drifts linearly.
-      const T k_target = collision_k_target<kGravity>(ob.e0, g, height(x) - ob.h.z0);
-      const T k_before = twice_kinetic(st);
-      st = noslip_collide(st, nu, k);
-      ++events;
-      if (rescale_impact(events, k_target)) st = onto_energy_shell<kGravity>(st, k_target, ob.inv_k0);
-      const T err = energy_defect<kGravity>(k_before, k_target, ob.e0, ob.inv_k0);
-      ob.max_err = err > ob.max_err ? err : ob.max_err;
-      ob.h.sample(t, height(x));
-      if (opt.caustics) {
-        if (ob.have_chord) {
-          const Vec2T<T> a = planar(ob.chord_start), d = planar(x) - a;
-          const T len = norm(d);
-          if (len > T(0)) {
-            const int parity = static_cast<int>(ob.chord_index & 1u);
-            ob.rho_sum[parity] += chord_distance(a, d, len);
-            ob.rho_n[parity] += 1.0;
-          }
-          ++ob.chord_index;
-        }
-        ob.have_chord = true;
-        ob.chord_start = x;
-      }
-      if (opt.annulus) {
-        const Vec3T<T> p = as3(x);
-        const T s = dot(p, ob.axis) / norm(p);
-        const T lat = asin(s > T(1) ? T(1) : (s < T(-1) ? T(-1) : s));
-        ob.lat_min = lat < ob.lat_min ? lat : ob.lat_min;
-        ob.lat_max = lat > ob.lat_max ? lat : ob.lat_max;
-      }
+      const T err = impact();
       sink.on_event(t, x, st, nu);
       pending = false;
-      if (!(isfinite(t) && all_finite(x) && all_finite(st.u))) return finish(Status::non_finite);
+      if (!finite_state()) return finish(Status::non_finite);
       if (err > opt.energy_tolerance) return finish(Status::energy_drift);
     }
-    if (events >= opt.max_events || t >= opt.t_max) return finish(Status::finished);
-    const Hit<V> hit = table.next_hit(x, st.u, kGravity ? g : T(0), last, static_cast<T>(opt.t_max - t));
+    if (budget_spent()) return finish(Status::finished);
+    const Hit<V> hit = next_hit();
     if (hit.kind == HitKind::miss) return finish(Status::integrator_failure);
     const bool to_end = hit.kind == HitKind::none;
     if (to_end && !isfinite(opt.t_max)) return finish(Status::escaped);
-    const T dt = to_end ? static_cast<T>(opt.t_max - t) : hit.t;
-    if (kGravity) {
-      const V acc = gravity_vector(x, g);
-      // height extremum inside the flight (vertex of the parabola)
-      const T v_up = height(st.u);
-      const T tv = v_up / g;
-      if (tv > T(0) && tv < dt) {
-        const T zv = height(x) + T(0.5) * v_up * tv;
-        ob.h.extremum(zv);
-      }
-      x = flight_position(x, st.u, acc, dt);
-      st.u = st.u + dt * acc;
-    } else {
-      x = x + dt * st.u;
-    }
-    t = to_end ? opt.t_max : t + dt;
+    fly(to_end ? static_cast<T>(opt.t_max - t) : hit.t);
     if (to_end) {
+      t = opt.t_max;
       ob.h.sample(t, height(x));
       sink.on_event(t, x, st, V{});
       return finish(Status::finished);
@@ -262,11 +213,101 @@ struct NoSlipStepper {
       sink.on_event(t, x, st, hit.nu);
       return finish(Status::corner);
     }
+    land(hit);
+    return true;
+  }
+
+  // The pieces of step(). The CPU backend's SIMD lanes (kernels/noslip_lanes.hpp) run them too,
+  // on a stepper per lane built from the lane, so that a lane rounds as the stepper does by
+  // construction; what they do is written without branches wherever a lane needs it (selects,
+  // & rather than &&), and the stepper's branches are on its options, which are constants there.
+
+  // The collision at the current point, with the observables of the impact. Returns the energy
+  // defect before the map. The map is orthogonal and flights are exact, so the energy
+  // E0 = K + g (z - z0) is known exactly; the kinetic energy before the map is compared with it
+  // (energy_error: the largest relative defect seen), and the state after the map is rescaled
+  // onto it every kRescalePeriod impacts. Without this, orbits that are (nearly) periodic repeat
+  // the same rounding every period and the energy drifts linearly. kBranchFree: the rescaled
+  // state is computed at every impact and selected (the lanes); otherwise only when it is used.
+  template <bool kBranchFree = false>
+  SKIPSTONE_HD SKIPSTONE_ALWAYS_INLINE T impact() {
+    const T k_target = collision_k_target<kGravity>(ob.e0, g, height(x) - ob.h.z0);
+    const T k_before = twice_kinetic(st);
+    st = noslip_collide(st, nu, k);
+    ++events;
+    const bool rescaled = rescale_impact(events, k_target);
+    if constexpr (kBranchFree) {
+      st = select(rescaled, onto_energy_shell<kGravity>(st, k_target, ob.inv_k0), st);
+    } else {
+      if (rescaled) st = onto_energy_shell<kGravity>(st, k_target, ob.inv_k0);
+    }
+    const T err = energy_defect<kGravity>(k_before, k_target, ob.e0, ob.inv_k0);
+    ob.max_err = err > ob.max_err ? err : ob.max_err;
+    ob.h.sample(t, height(x));
+    if (opt.caustics) end_chord();
+    if (opt.annulus) {
+      const Vec3T<T> p = as3(x);
+      const T s = dot(p, ob.axis) / norm(p);
+      const T lat = asin(s > T(1) ? T(1) : (s < T(-1) ? T(-1) : s));
+      ob.lat_min = lat < ob.lat_min ? lat : ob.lat_min;
+      ob.lat_max = lat > ob.lat_max ? lat : ob.lat_max;
+    }
+    return err;
+  }
+
+  // Caustics: the chord of the cross-section that ends at this impact enters the mean distance
+  // from the axis of the even or the odd chords (a chord of length 0 in neither).
+  SKIPSTONE_HD SKIPSTONE_ALWAYS_INLINE void end_chord() {
+    const Vec2T<T> a = planar(ob.chord_start), d = planar(x) - a;
+    const T len = norm(d);
+    const double rho = chord_distance(a, d, len);  // converted outside the selects: a conversion
+    // inside one may trap (-ftrapping-math), which stops g++ from vectorising the float lanes
+    const bool counted = ob.have_chord & (len > T(0));
+    const bool even = counted & !ob.chord_odd, odd = counted & ob.chord_odd;
+    ob.rho_sum[0] = even ? ob.rho_sum[0] + rho : ob.rho_sum[0];
+    ob.rho_n[0] = even ? ob.rho_n[0] + 1.0 : ob.rho_n[0];
+    ob.rho_sum[1] = odd ? ob.rho_sum[1] + rho : ob.rho_sum[1];
+    ob.rho_n[1] = odd ? ob.rho_n[1] + 1.0 : ob.rho_n[1];
+    ob.chord_odd = ob.chord_odd != ob.have_chord;
+    ob.have_chord = true;
+    ob.chord_start = x;
+  }
+
+  SKIPSTONE_HD SKIPSTONE_ALWAYS_INLINE bool finite_state() const {
+    return isfinite(t) & all_finite(x) & all_finite(st.u);
+  }
+  // The event budget or t_max is reached.
+  SKIPSTONE_HD SKIPSTONE_ALWAYS_INLINE bool budget_spent() const {
+    return (events >= opt.max_events) | (t >= opt.t_max);
+  }
+  SKIPSTONE_HD SKIPSTONE_ALWAYS_INLINE Hit<V> next_hit() const {
+    return table.next_hit(x, st.u, kGravity ? g : T(0), last, static_cast<T>(opt.t_max - t));
+  }
+
+  // The exact flight of duration dt, with the height extremum inside it (the vertex of the
+  // parabola) under gravity.
+  SKIPSTONE_HD SKIPSTONE_ALWAYS_INLINE void fly(T dt) {
+    if constexpr (kGravity) {
+      const V acc = gravity_vector(x, g);
+      const T v_up = height(st.u);
+      const T tv = v_up / g;
+      const double z_vertex = height(x) + T(0.5) * v_up * tv;  // converted outside the selects
+      ob.h.extremum_where((tv > T(0)) & (tv < dt), z_vertex);
+      x = flight_position(x, st.u, acc, dt);
+      st.u = st.u + dt * acc;
+    } else {
+      x = x + dt * st.u;
+    }
+    const double dt_wide = dt;  // converted outside the selects
+    t = t + dt_wide;
+  }
+
+  // Stands at the wall point of the hit, its collision pending.
+  SKIPSTONE_HD SKIPSTONE_ALWAYS_INLINE void land(const Hit<V>& hit) {
     if constexpr (has_settle<Table, V>::value) x = table.settle(x, hit.part);
     last = hit.part;
     nu = hit.nu;
     pending = true;
-    return true;
   }
 
   SKIPSTONE_HD bool finish(Status s) {

@@ -66,6 +66,16 @@ SKIPSTONE_HD SKIPSTONE_INLINE Vec3T<T> cross(Vec3T<T> a, Vec3T<T> b) {
 template <class T>
 SKIPSTONE_HD SKIPSTONE_INLINE T norm(Vec3T<T> a) { return sqrt(dot(a, a)); }
 
+// c ? a : b component by component: a select, not a branch (the CPU backend's SIMD lanes).
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE Vec2T<T> select(bool c, Vec2T<T> a, Vec2T<T> b) {
+  return {c ? a.x : b.x, c ? a.y : b.y};
+}
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE Vec3T<T> select(bool c, Vec3T<T> a, Vec3T<T> b) {
+  return {c ? a.x : b.x, c ? a.y : b.y, c ? a.z : b.z};
+}
+
 // A vector in another scalar type (the float kernels' start from a double setup).
 template <class T, class U>
 SKIPSTONE_HD SKIPSTONE_INLINE Vec2T<T> vec_as(Vec2T<U> a) { return {static_cast<T>(a.x), static_cast<T>(a.y)}; }

@@ -16,12 +16,14 @@ struct DiscTableT {
   DiscTableT() = default;
   SKIPSTONE_HD explicit DiscTableT(T radius) : R(radius), inv_R(T(1) / radius) {}
 
+  // t and nu are those of a wall hit where the kind is `wall` (t > 0, t <= t_limit). A straight
+  // flight from the wall has no branches: the CPU backend's SIMD lanes run it.
   SKIPSTONE_HD Hit<Vec2T<T>> next_hit(Vec2T<T> x, Vec2T<T> u, T g, int last, T t_limit) const {
-    const Vec2T<T> no_normal = {0, 0};
     // the root solves of a flight from the interior or under gravity, in double
     const Vec2 xd = vec_as<double>(x), ud = vec_as<double>(u);
     const double Rd = R;
     T t;
+    HitKind kind;
     if (g == T(0)) {
       const T uu = dot(u, u);
       if (last == 0) {
@@ -31,7 +33,7 @@ struct DiscTableT {
         const int n = quadratic_roots(dot(xd, xd) - Rd * Rd, 2.0 * dot(xd, ud), dot(ud, ud), 0.0, INFINITY, r);
         t = n > 0 ? T(r[n - 1]) : T(-1);
       }
-      if (!(t > T(0))) return {uu > T(0) ? HitKind::miss : HitKind::none, 0, no_normal, 0};
+      kind = t > T(0) ? HitKind::wall : (uu > T(0) ? HitKind::miss : HitKind::none);
     } else {
       const double xs[2] = {xd.x, xd.y}, us[2] = {ud.x, ud.y};
       const double as[2] = {0.0, -double(g)}, cs[2] = {0.0, 0.0};
@@ -40,14 +42,14 @@ struct DiscTableT {
       double r[4];
       const double hi = bounded_flight_time(2.0 * Rd, norm(ud), ud.y, g);
       const int n = quadric_roots<2>(q, last == 0, hi, r);
-      if (n == 0) return {HitKind::miss, 0, no_normal, 0};
-      t = T(r[0]);
+      t = n > 0 ? T(r[0]) : T(0);
+      kind = n > 0 ? HitKind::wall : HitKind::miss;
     }
-    if (t > t_limit) return {HitKind::none, t_limit, no_normal, 0};
+    kind = (kind == HitKind::wall) & (t > t_limit) ? HitKind::none : kind;
     // a straight flight is written as such: x + t (u + t a / 2) with a = 0 costs three more
     // operations on the dependency chain, which the compiler may not drop (signed zeros)
     const Vec2T<T> p = g == T(0) ? x + t * u : flight_position(x, u, Vec2T<T>{0, -g}, t);
-    return {HitKind::wall, t, round_wall_inward_normal(p, inv_R), 0};
+    return {kind, t, round_wall_inward_normal(p, inv_R), 0};
   }
 
   // The wall as a curve (boundary.hpp): s = theta / (2 pi), counterclockwise from (R, 0);
