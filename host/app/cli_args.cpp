@@ -95,6 +95,13 @@ std::string path_option(const ParsedArgs& a, const std::string& key, const std::
   return it->second;
 }
 
+std::string folder_option(const ParsedArgs& a, const std::string& key, const std::string& needed_message) {
+  std::string path = path_option(a, key, needed_message);
+  if (path == "-")
+    throw UsageError(key + " -: the outputs are a folder, not standard output; allowed: a folder path (./- for a folder named -)");
+  return path;
+}
+
 void check_output_file(const std::string& key, const std::string& path, bool overwrite) {
   switch (io::write_target(path)) {
     case io::WriteTarget::folder: throw UsageError(key + " " + path + ": a folder; allowed: a file name, - for standard output");

@@ -40,6 +40,10 @@ double positive_number_option(const ParsedArgs& a, const std::string& key, doubl
 // empty ("KEY: empty path").
 std::string path_option(const ParsedArgs& a, const std::string& key, const std::string& needed_message);
 
+// As path_option, for an output folder: "-" (standard output, for the file outputs) is refused
+// too, instead of making a folder named "-".
+std::string folder_option(const ParsedArgs& a, const std::string& key, const std::string& needed_message);
+
 // Refuses, before any work, a file output `path` of option `key` that write_file_atomically
 // would not write as asked: a folder, or an existing regular file (or a link to one) when
 // `overwrite` is false ("add --overwrite"). Standard output ("-"), devices and pipes are

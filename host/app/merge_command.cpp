@@ -48,7 +48,7 @@ struct ShardInput {
 std::vector<ShardInput> read_shards(const std::vector<std::string>& dirs) {
   std::vector<ShardInput> shards;
   for (const auto& d : dirs) {
-    if (d.empty()) throw UsageError("SHARD_DIR '': empty path");
+    if (d.empty()) throw UsageError("SHARD_DIR argument '': empty path");
     ShardInput s{d, {}, {}};
     try {
       s.meta = read_partial_metadata(s.dir);
@@ -124,7 +124,7 @@ int merge_command(const std::vector<std::string>& args, const std::string& comma
     return 0;
   }
   if (a.positional.empty()) throw UsageError("merge needs the shard folders (SHARD_DIR...)");
-  const fs::path dir = path_option(a, "--out", "merge needs --out DIR");
+  const fs::path dir = folder_option(a, "--out", "merge needs --out DIR");
 
   // Every shard is read and checked before the output folder is created or touched, so that a
   // rejected merge leaves nothing behind.

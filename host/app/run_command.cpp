@@ -121,7 +121,7 @@ struct RunSetup {
 
 void set_up(const ParsedArgs& a, const MpiJob& job, RunSetup& s) {
   if (a.positional.size() != 1) throw UsageError("run needs exactly one CONFIG.json argument");
-  s.dir = path_option(a, "--out", "run needs --out DIR");
+  s.dir = folder_option(a, "--out", "run needs --out DIR");
   const int threads = static_cast<int>(integer_option(a, "--threads", 1, kMaxThreads, 0));
   s.options.chunk_override = integer_option(a, "--chunk", 1, kMaxChunk, 0);
   if (a.values.count("--shard")) s.shard = parse_shard(a.values.at("--shard"));
