@@ -121,8 +121,10 @@ TEST_F(SafeOutputs, TraceToADeviceThroughALinkWritesTheDevice) {
 TEST_F(SafeOutputs, TraceToAPipeWritesThePipe) {
   write_config("a.json", kGridA);
   ASSERT_EQ(::mkfifo((dir_ / "fifo").c_str(), 0600), 0);
-  // Without a writer the reader gives up after 20 s instead of hanging the test.
-  const CliResult r = shell("(timeout 20 cat fifo > got.csv &) ; " + bin() + " trace a.json --out fifo; s=$?; sleep 1; exit $s");
+  // Without a writer the reader gives up after 20 s instead of hanging the test. The reader
+  // must have opened the pipe first (a pipe without a reader is an error): 1 s to do so.
+  const CliResult r =
+      shell("(timeout 20 cat fifo > got.csv &) ; sleep 1; " + bin() + " trace a.json --out fifo; s=$?; sleep 1; exit $s");
   ASSERT_EQ(r.rc, 0) << describe(r);
   EXPECT_TRUE(fs::is_fifo(dir_ / "fifo")) << "the pipe was replaced by a file";
   EXPECT_EQ(first_line(read_text(dir_ / "got.csv")), kDiscHeader);
