@@ -559,8 +559,10 @@ TEST_F(CliTest, TraceSampleGivesTheStateEveryDt) {
       "initial": {"x1": 0.5, "v1": -0.8, "v2": 1.0, "v3": 0.2, "S12": 0.61, "S23": -1.0}, "stop": {"t_max": 2.5}})");
   for (const auto& [cfg, n_rows] : {std::pair{cyl, 11u}, std::pair{planes, 0u}, std::pair{disc4, 11u}}) {
     const fs::path ev = dir_ / "events.csv", sm = dir_ / "samples.csv";
-    ASSERT_EQ(skipstone("trace " + shell_quote(cfg.string()) + " --out " + shell_quote(ev.string())).rc, 0);
-    const CliResult r = skipstone("trace " + shell_quote(cfg.string()) + " --out " + shell_quote(sm.string()) + " --sample 0.25");
+    // the same two files for every config: --overwrite
+    ASSERT_EQ(skipstone("trace " + shell_quote(cfg.string()) + " --out " + shell_quote(ev.string()) + " --overwrite").rc, 0);
+    const CliResult r =
+        skipstone("trace " + shell_quote(cfg.string()) + " --out " + shell_quote(sm.string()) + " --sample 0.25 --overwrite");
     ASSERT_EQ(r.rc, 0) << describe(r);
     const auto events = csv_rows(read_text(ev)), samples = csv_rows(read_text(sm));
     ASSERT_GE(samples.size(), 3u);

@@ -2,10 +2,16 @@
 // that is a folder or missing, JSON that is not JSON (NaN, Infinity, 1e999) and integers out
 // of range each give a ConfigError that names the key path and what is allowed (exit status 2
 // in the CLI); a misspelt key at any level is answered with the nearest allowed key; and the
-// top-level "description" is kept in the resolved config and so in meta.json.
+// top-level "description" is kept in the resolved config and so in meta.json. A NUL byte or
+// text after the document is not JSON, and a config that is not JSON is reported naming its
+// file. Command-line values get the same care: every numeric option of every subcommand is
+// read strictly (no spaces, no wrap-around) against a stated range, and an empty path, an
+// option where a value belongs, a single-dash option and a missing command exit 2 naming them.
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cli_support.hpp"
 #include "config.hpp"
@@ -81,6 +87,18 @@ TEST(ConfigInputs, NotJsonNamesTheKeyBeingReadAndTheLine) {
   expect_message_has(inf, "line 2, column");
   EXPECT_EQ(rejection(disc(R"({"gamma": 0.8,})")).key(), "parameters");
   EXPECT_EQ(rejection("not json").key(), "(file)");
+}
+
+TEST(ConfigInputs, ANulByteOrTextAfterTheDocumentIsNotJson) {
+  std::string text = disc();
+  text.push_back('\0');
+  ConfigError e = rejection(text);
+  EXPECT_EQ(e.key(), "(file)");
+  expect_message_has(e, "not valid JSON: a NUL byte at line 1, column " + std::to_string(disc().size() + 1));
+  e = rejection(disc() + "\n x");
+  expect_message_has(e, "not valid JSON");
+  expect_message_has(e, "line 2");
+  EXPECT_NO_THROW(parse_config_text(disc() + " \n\t\r\n"));
 }
 
 TEST(ConfigInputs, AnIntegerOutOfRangeNamesTheAllowedRange) {
@@ -181,6 +199,55 @@ TEST_F(ConfigInputsCli, AnUnreadableConfigExitsTwoNamingIt) {
   const CliResult r = run(unreadable, dir_ / "out");
   EXPECT_EQ(r.rc, 2) << describe(r);
   EXPECT_NE(r.err.find("config error: " + unreadable.string() + ": cannot open"), std::string::npos) << describe(r);
+}
+
+TEST_F(ConfigInputsCli, AConfigThatIsNotJsonIsReportedNamingTheFile) {
+  const fs::path empty = write_config("empty.json", "");
+  CliResult r = run(empty, dir_ / "out");
+  EXPECT_EQ(r.rc, 2) << describe(r);
+  EXPECT_NE(r.err.find("config error: " + empty.string() + ": not valid JSON"), std::string::npos) << describe(r);
+  const fs::path broken = write_config("broken.json", R"({"system": "disc", "parameters": {"gamma": 0.8,}})");
+  r = run(broken, dir_ / "out");
+  EXPECT_EQ(r.rc, 2) << describe(r);
+  EXPECT_NE(r.err.find("not valid JSON in " + broken.string()), std::string::npos) << describe(r);
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+}
+
+TEST_F(ConfigInputsCli, BadCommandLineValuesExitTwoNamingTheOptionAndWhatIsAllowed) {
+  const std::string cfg = shell_quote(write_config("c.json", disc()).string());  // 1 trajectory
+  const std::string out = shell_quote((dir_ / "out").string());
+  const std::string csv = shell_quote((dir_ / "t.csv").string());
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"", "skipstone: a COMMAND is needed"},
+      {"run " + cfg + " --out " + out + " --threads 4294967297", "--threads 4294967297: expected an integer in [1, 4096]"},
+      {"run " + cfg + " --out " + out + " --threads ' 4'", "--threads  4: expected an integer in [1, 4096]"},
+      {"run " + cfg + " --out " + out + " --threads -1", "--threads -1: expected an integer in [1, 4096]"},
+      {"run " + cfg + " --out " + out + " --chunk 4294967296", "--chunk 4294967296: expected an integer in [1, 1000000000]"},
+      {"run " + cfg + " --out ''", "--out: empty path"},
+      {"run " + cfg + " --out --quiet", "option --out needs a value"},
+      {"run " + cfg + " --out " + out + " -o", "unknown option -o"},
+      {"trace " + cfg + " --out " + csv + " --index 18446744073709551616",
+       "--index 18446744073709551616: expected an integer in [0, 18446744073709551615]"},
+      {"trace " + cfg + " --out " + csv + " --index 1", "--index 1: expected an integer in [0, 0] (the scan has 1 trajectories)"},
+      {"trace " + cfg + " --out " + csv + " --sample ' 0.1'", "--sample  0.1: expected a finite number > 0"},
+      {"trace " + cfg + " --out " + csv + " --max-rows 0", "--max-rows 0: expected an integer in [1, 1000000000]"},
+      {"trace " + cfg + " --out ''", "--out: empty path"},
+      {"merge s0 --out ''", "--out: empty path"},
+      {"run " + cfg + " --out -", "--out -: the outputs are a folder, not standard output"},
+      {"merge s0 --out -", "--out -: the outputs are a folder, not standard output"},
+      {"merge '' --out " + out, "SHARD_DIR argument '': empty path"},
+      {"bench --reps ' 1'", "--reps  1: expected an integer in [1, 1000]"},
+      {"bench --reps 1001", "--reps 1001: expected an integer in [1, 1000]"},
+      {"bench --scaling --max-trajectories 1e16", "--max-trajectories 1e16: expected an integer in [1, 1000000000000000]"},
+      {"bench --json ''", "--json: empty path"}};
+  for (const auto& [args, message] : cases) {
+    SCOPED_TRACE(args);
+    const CliResult r = skipstone(args);
+    EXPECT_EQ(r.rc, 2) << describe(r);
+    EXPECT_NE(r.err.find(message), std::string::npos) << describe(r);
+    EXPECT_FALSE(fs::exists(dir_ / "out"));
+    EXPECT_FALSE(fs::exists(dir_ / "t.csv"));
+  }
 }
 
 }  // namespace

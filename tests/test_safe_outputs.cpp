@@ -3,7 +3,10 @@
 // devices, pipes and "-" (standard output) in place; a masked start gives the CSV header; a run
 // or merge into a folder holding another run's outputs is refused unless --overwrite, which
 // leaves none of the old run's files and none of the user's lost; a grid larger than the memory
-// is refused before the run; an option given twice is an error for every subcommand.
+// is refused before the run; an option given twice is an error for every subcommand. An
+// existing file is replaced by trace --out and bench --json only with --overwrite; a FIFO
+// without a reader, a file-size limit and a trace with too many rows fail at once, leaving
+// nothing behind; bench --json - writes the document alone on standard output.
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -67,11 +70,29 @@ class SafeOutputs : public CliTest {
 
 // ------------------------------------------------------------------ trace --out ----
 
+TEST_F(SafeOutputs, TraceIntoAnExistingFileOrALinkToOneIsRefusedUnlessOverwrite) {
+  const fs::path cfg = write_config("a.json", kGridA);
+  write_text(dir_ / "old.csv", "old contents\n");
+  fs::create_symlink("old.csv", dir_ / "link.csv");
+  for (const char* name : {"old.csv", "link.csv"}) {
+    SCOPED_TRACE(name);
+    const CliResult r = trace(cfg, (dir_ / name).string());
+    EXPECT_EQ(r.rc, 2) << describe(r);
+    EXPECT_NE(r.err.find((dir_ / name).string() + ": the file exists; add --overwrite"), std::string::npos) << describe(r);
+    EXPECT_EQ(read_text(dir_ / "old.csv"), "old contents\n");
+  }
+  const CliResult r = skipstone("trace " + shell_quote(cfg.string()) + " --out " + shell_quote((dir_ / "old.csv").string()) +
+                                " --overwrite");
+  ASSERT_EQ(r.rc, 0) << describe(r);
+  EXPECT_EQ(first_line(read_text(dir_ / "old.csv")), kDiscHeader);
+}
+
 TEST_F(SafeOutputs, TraceThroughASymlinkReplacesTheTargetAndKeepsTheLink) {
   const fs::path cfg = write_config("a.json", kGridA);
   write_text(dir_ / "target.csv", "old contents\n");
   fs::create_symlink("target.csv", dir_ / "link.csv");
-  const CliResult r = trace(cfg, (dir_ / "link.csv").string());
+  const CliResult r = skipstone("trace " + shell_quote(cfg.string()) + " --out " + shell_quote((dir_ / "link.csv").string()) +
+                                " --overwrite");
   ASSERT_EQ(r.rc, 0) << describe(r);
   EXPECT_TRUE(fs::is_symlink(dir_ / "link.csv")) << "the link was replaced by a file";
   EXPECT_EQ(first_line(read_text(dir_ / "target.csv")), kDiscHeader);
@@ -100,11 +121,63 @@ TEST_F(SafeOutputs, TraceToADeviceThroughALinkWritesTheDevice) {
 TEST_F(SafeOutputs, TraceToAPipeWritesThePipe) {
   write_config("a.json", kGridA);
   ASSERT_EQ(::mkfifo((dir_ / "fifo").c_str(), 0600), 0);
-  // Without a writer the reader gives up after 20 s instead of hanging the test.
-  const CliResult r = shell("(timeout 20 cat fifo > got.csv &) ; " + bin() + " trace a.json --out fifo; s=$?; sleep 1; exit $s");
+  // Without a writer the reader gives up after 20 s instead of hanging the test. The reader
+  // must have opened the pipe first (a pipe without a reader is an error): 1 s to do so.
+  const CliResult r =
+      shell("(timeout 20 cat fifo > got.csv &) ; sleep 1; " + bin() + " trace a.json --out fifo; s=$?; sleep 1; exit $s");
   ASSERT_EQ(r.rc, 0) << describe(r);
   EXPECT_TRUE(fs::is_fifo(dir_ / "fifo")) << "the pipe was replaced by a file";
   EXPECT_EQ(first_line(read_text(dir_ / "got.csv")), kDiscHeader);
+}
+
+TEST_F(SafeOutputs, TraceToAPipeWithoutAReaderFailsAtOnce) {
+  write_config("a.json", kGridA);
+  ASSERT_EQ(::mkfifo((dir_ / "fifo").c_str(), 0600), 0);
+  // `timeout` turns a hang (waiting for a reader) into exit 124.
+  const CliResult r = shell("timeout 20 " + bin() + " trace a.json --out fifo");
+  EXPECT_EQ(r.rc, 1) << describe(r);
+  EXPECT_NE(r.err.find("no reader on FIFO 'fifo'"), std::string::npos) << describe(r);
+  EXPECT_TRUE(fs::is_fifo(dir_ / "fifo"));
+}
+
+TEST_F(SafeOutputs, TraceBeyondTheFileSizeLimitFailsNamingTheFileAndLeavesNoTemporary) {
+  write_config("a.json", kGridA);
+  // SIGXFSZ at its default disposition: skipstone must ignore it itself. The limit applies to
+  // the subshell only; its messages and exit status come through a pipe, which it does not limit.
+  const CliResult r = shell("{ (trap - XFSZ; ulimit -f 0; exec " + bin() + " trace a.json --out t.csv) 2>&1; echo \"rc=$?\"; } | cat");
+  EXPECT_NE(r.out.find("rc=1"), std::string::npos) << describe(r);
+  EXPECT_NE(r.out.find("'t.csv': File too large"), std::string::npos) << describe(r);
+  EXPECT_EQ(file_names(dir_), (std::set<std::string>{"a.json"}));
+}
+
+TEST_F(SafeOutputs, TraceRowsBeyondMaxRowsStopTheTraceAndWriteNothing) {
+  const fs::path cfg = write_config("a.json", kGridA);  // at most 20 events
+  const std::string csv = shell_quote((dir_ / "t.csv").string());
+  CliResult r = skipstone("trace " + shell_quote(cfg.string()) + " --out " + csv + " --max-rows 5");
+  EXPECT_EQ(r.rc, 2) << describe(r);
+  EXPECT_NE(r.err.find("--max-rows 5: the trajectory has more rows"), std::string::npos) << describe(r);
+  EXPECT_NE(r.err.find("stop.t_max"), std::string::npos) << describe(r);
+  EXPECT_FALSE(fs::exists(dir_ / "t.csv"));
+  r = skipstone("trace " + shell_quote(cfg.string()) + " --out " + csv + " --max-rows 30");
+  EXPECT_EQ(r.rc, 0) << describe(r);
+}
+
+TEST_F(SafeOutputs, BenchJsonToDashWritesOneDocumentOnStandardOutput) {
+  const CliResult r = shell(bin() + " bench --quick --reps 1 --json -");
+  ASSERT_EQ(r.rc, 0) << describe(r);
+  EXPECT_FALSE(fs::exists(dir_ / "-")) << "a file named '-' was created";
+  const json doc = json::parse(r.out);  // the report went to stderr
+  EXPECT_EQ(doc.at("reps"), 1);
+  EXPECT_NE(r.err.find("skipstone bench"), std::string::npos) << describe(r);
+}
+
+TEST_F(SafeOutputs, BenchJsonIntoAnExistingFileIsRefusedBeforeItRuns) {
+  write_text(dir_ / "old.json", "{}\n");
+  const CliResult r = shell(bin() + " bench --quick --reps 1 --json old.json");
+  EXPECT_EQ(r.rc, 2) << describe(r);
+  EXPECT_NE(r.err.find("--json old.json: the file exists; add --overwrite"), std::string::npos) << describe(r);
+  EXPECT_EQ(r.out, "") << "the bench ran";
+  EXPECT_EQ(read_text(dir_ / "old.json"), "{}\n");
 }
 
 TEST_F(SafeOutputs, TraceToDashWritesStandardOutput) {

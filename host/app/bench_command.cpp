@@ -7,10 +7,12 @@
 // double run of the same trajectories.
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 #include <stdexcept>
 
+#include <unistd.h>
+
+#include "atomic_file.hpp"
 #include "backend.hpp"
 #include "backends.hpp"
 #include "bench_accuracy.hpp"
@@ -27,8 +29,9 @@
 namespace skipstone {
 
 const char* const kBenchHelp =
-    "usage: skipstone bench [--backend auto|cpu|cuda] [--precision double|float] [--json FILE]\n"
-    "                       [--reps N] [--quick] [--scaling [--max-trajectories N]]\n"
+    "usage: skipstone bench [--backend auto|cpu|cuda] [--precision double|float]\n"
+    "                       [--json FILE [--overwrite]] [--reps N] [--quick]\n"
+    "                       [--scaling [--max-trajectories N]]\n"
     "\n"
     "Times fixed workloads, each with 1 warm-up run and N timed runs (default 5; median and\n"
     "min/max): no-slip disc (impacts/s), no-slip cylinder:disc with gravity (impacts/s), the\n"
@@ -49,7 +52,10 @@ const char* const kBenchHelp =
     "trajectories: the fraction whose status (or exit side) differs, the float run's largest\n"
     "energy error, and max and median |float - double| of exit_time (Figure 18), rho_even and\n"
     "rho_odd (the others; cylinder:disc and roll4:disc also z_drift).\n"
-    "--json FILE: everything measured, with the machine, backend, load averages and configs.\n";
+    "--reps N: 1 to 1000.\n"
+    "--json FILE: everything measured, with the machine, backend, load averages and configs;\n"
+    "- for standard output (the report then goes to standard error). An existing FILE is\n"
+    "refused, before anything runs, unless --overwrite.\n";
 
 namespace {
 
@@ -63,13 +69,8 @@ struct BenchOptions {
   std::uint64_t max_trajectories = 0;  // 0: by backend
 };
 
-std::uint64_t positive_integer(const std::string& flag, const std::string& v) {
-  char* end = nullptr;
-  const double x = std::strtod(v.c_str(), &end);  // accepts 1e7
-  if (v.empty() || *end != '\0' || !(x >= 1.0) || x > 1e15 || x != static_cast<double>(static_cast<std::uint64_t>(x)))
-    throw UsageError(flag + " " + v + ": expected a positive integer");
-  return static_cast<std::uint64_t>(x);
-}
+constexpr std::uint64_t kMaxReps = 1000;
+constexpr std::uint64_t kMaxScalingTrajectories = 1000000000000000;
 
 BenchOptions parse_bench_args(const ParsedArgs& a) {
   if (!a.positional.empty()) throw UsageError("unexpected argument " + a.positional[0]);
@@ -80,11 +81,16 @@ BenchOptions parse_bench_args(const ParsedArgs& a) {
   if (a.values.count("--backend")) o.backend = a.values.at("--backend");
   if (o.backend != "auto" && o.backend != "cpu" && o.backend != "cuda")
     throw UsageError("--backend " + o.backend + ": allowed values are auto, cpu, cuda");
-  if (a.values.count("--json")) o.json_path = a.values.at("--json");
-  if (a.values.count("--reps")) o.reps = static_cast<int>(std::min<std::uint64_t>(1000, positive_integer("--reps", a.values.at("--reps"))));
+  if (a.values.count("--json")) {
+    o.json_path = path_option(a, "--json", "");
+    check_output_file("--json", o.json_path, a.flags.count("--overwrite") > 0);
+  } else if (a.flags.count("--overwrite")) {
+    throw UsageError("--overwrite applies to --json FILE only");
+  }
+  o.reps = static_cast<int>(integer_option(a, "--reps", 1, kMaxReps, static_cast<std::uint64_t>(o.reps)));
   if (a.values.count("--max-trajectories")) {
     if (!o.scaling) throw UsageError("--max-trajectories applies to --scaling only");
-    o.max_trajectories = positive_integer("--max-trajectories", a.values.at("--max-trajectories"));
+    o.max_trajectories = integer_option(a, "--max-trajectories", 1, kMaxScalingTrajectories, 0);
   }
   if (a.values.count("--precision")) {
     const std::string p = a.values.at("--precision");
@@ -233,23 +239,46 @@ json machine_json(const BackendChoice& bc, const FmaPeak& peak) {
   return m;
 }
 
-void write_json(const std::string& path, const json& doc) {
-  std::ofstream out(path);
-  out << doc.dump(2) << "\n";
-  if (!out) throw std::runtime_error("cannot write " + path);
-  std::printf("wrote %s\n", path.c_str());
-}
+// With --json on standard output ("-", /dev/stdout) the report goes to standard error while the
+// bench runs, so that standard output holds the JSON document alone.
+class ReportOnStderr {
+ public:
+  explicit ReportOnStderr(bool active) : saved_(-1) {
+    if (!active) return;
+    std::fflush(stdout);
+    std::cout.flush();
+    saved_ = ::dup(STDOUT_FILENO);
+    if (saved_ < 0 || ::dup2(STDERR_FILENO, STDOUT_FILENO) < 0) throw std::runtime_error("cannot redirect the report to standard error");
+  }
+  ReportOnStderr(const ReportOnStderr&) = delete;
+  ReportOnStderr& operator=(const ReportOnStderr&) = delete;
+  // Standard output back, for the JSON document.
+  void restore() {
+    if (saved_ < 0) return;
+    std::fflush(stdout);
+    std::cout.flush();
+    ::dup2(saved_, STDOUT_FILENO);
+    ::close(saved_);
+    saved_ = -1;
+  }
+  ~ReportOnStderr() { restore(); }
+
+ private:
+  int saved_;
+};
 
 }  // namespace
 
 int bench_command(const std::vector<std::string>& args, const std::string& command_line) {
   const ParsedArgs a = parse_args(args, {"--backend", "--precision", "--json", "--reps", "--max-trajectories"},
-                                  {"--quick", "--scaling", "--help"});
+                                  {"--quick", "--scaling", "--help", "--overwrite"});
   if (a.flags.count("--help")) {
     std::cout << kBenchHelp;
     return 0;
   }
   const BenchOptions o = parse_bench_args(a);
+  const bool json_on_stdout = !o.json_path.empty() && io::writes_to_standard_output(o.json_path);
+  ReportOnStderr report(json_on_stdout);
   const BackendChoice bc = choose_backend(o.backend, 0);
   const bool gpu = bc.backend == Backend::cuda;
   const FmaPeak peak = measure_fma_peak(cpu::max_threads());
@@ -284,7 +313,11 @@ int bench_command(const std::vector<std::string>& args, const std::string& comma
     }
   }
   doc["loadavg_end"] = loadavg();
-  if (!o.json_path.empty()) write_json(o.json_path, doc);
+  if (!o.json_path.empty()) {
+    report.restore();
+    io::write_text_atomically(o.json_path, doc.dump(2) + "\n");
+    (json_on_stdout ? std::cerr : std::cout) << "wrote " << (o.json_path == "-" ? "standard output" : o.json_path) << "\n";
+  }
   return 0;
 }
 

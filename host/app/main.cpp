@@ -1,6 +1,7 @@
 // The skipstone command line: dispatches to the subcommands and maps errors to exit codes
 // (2 for bad input: usage or config; 1 for failures while running). Under MPI every rank runs
 // this; only `run` may be started as several ranks.
+#include <csignal>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -32,6 +33,10 @@ const char* const kMainHelp =
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Beyond a file-size limit (ulimit -f) a write then fails with EFBIG, which the writers
+  // report naming the file and clean up after, instead of the signal killing the process
+  // with its temporary files in place.
+  std::signal(SIGXFSZ, SIG_IGN);
   std::optional<skipstone::MpiSession> mpi;
   try {
     mpi.emplace(&argc, &argv);
@@ -42,9 +47,13 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   std::string command_line = "skipstone";
   for (const auto& a : args) command_line += " " + a;
-  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+  if (args.empty()) {
+    std::cerr << "skipstone: a COMMAND is needed\n\n" << kMainHelp;
+    return 2;
+  }
+  if (args[0] == "--help" || args[0] == "-h") {
     std::cout << kMainHelp;
-    return args.empty() ? 2 : 0;
+    return 0;
   }
   if (args[0] == "--version") {
     std::cout << "skipstone " SKIPSTONE_VERSION "\n";

@@ -48,6 +48,7 @@ struct ShardInput {
 std::vector<ShardInput> read_shards(const std::vector<std::string>& dirs) {
   std::vector<ShardInput> shards;
   for (const auto& d : dirs) {
+    if (d.empty()) throw UsageError("SHARD_DIR argument '': empty path");
     ShardInput s{d, {}, {}};
     try {
       s.meta = read_partial_metadata(s.dir);
@@ -91,33 +92,9 @@ void check_shards(std::vector<ShardInput>& shards) {
       throw UsageError("shard " + std::to_string(i) + "/" + std::to_string(n) + " is missing");
 }
 
-}  // namespace
-
-int merge_command(const std::vector<std::string>& args, const std::string& command_line) {
-  const ParsedArgs a = parse_args(args, {"--out"}, {"--quiet", "--help", "--overwrite"});
-  if (a.flags.count("--help")) {
-    std::cout << kMergeHelp;
-    return 0;
-  }
-  if (a.positional.empty()) throw UsageError("merge needs the shard folders (SHARD_DIR...)");
-  if (!a.values.count("--out")) throw UsageError("merge needs --out DIR");
-  const fs::path dir = a.values.at("--out");
-
-  std::vector<ShardInput> shards = read_shards(a.positional);
-  check_shards(shards);
-  const json& meta0 = shards.front().meta;
-  const RunConfig rc = parse_config(meta0.at("config"));
-  if (config_hash(rc.resolved) != meta0.at("config_hash"))
-    throw UsageError((shards.front().dir / "meta.json").string() + ": config does not resolve to its config_hash");
-  prepare_output_dir(dir, estimated_output_bytes(rc));
-  for (const ShardInput& s : shards) {
-    std::error_code ec;
-    if (fs::equivalent(s.dir, dir, ec))
-      throw UsageError("--out " + dir.string() + " is the shard folder " + s.dir.string() + ": choose another folder");
-  }
-  check_memory(rc, rc.spec.count);
-  const PreviousOutputs previous = check_previous_outputs(dir, {rc.resolved, std::nullopt, false}, a.flags.count("--overwrite") > 0);
-
+// The shards' results appended in block order, each checked against the range its shard
+// index stands for.
+RangeResult merged_ranges(const std::vector<ShardInput>& shards, const RunConfig& rc) {
   RangeResult whole = empty_range_result(rc, 0);
   for (auto& [name, v] : whole.values) v.reserve(values_per_trajectory(name) * rc.spec.count);
   for (const ShardInput& s : shards) {
@@ -135,6 +112,37 @@ int merge_command(const std::vector<std::string>& args, const std::string& comma
                        std::to_string(expected.end));
     append_range(whole, std::move(part));
   }
+  return whole;
+}
+
+}  // namespace
+
+int merge_command(const std::vector<std::string>& args, const std::string& command_line) {
+  const ParsedArgs a = parse_args(args, {"--out"}, {"--quiet", "--help", "--overwrite"});
+  if (a.flags.count("--help")) {
+    std::cout << kMergeHelp;
+    return 0;
+  }
+  if (a.positional.empty()) throw UsageError("merge needs the shard folders (SHARD_DIR...)");
+  const fs::path dir = folder_option(a, "--out", "merge needs --out DIR");
+
+  // Every shard is read and checked before the output folder is created or touched, so that a
+  // rejected merge leaves nothing behind.
+  std::vector<ShardInput> shards = read_shards(a.positional);
+  check_shards(shards);
+  const json& meta0 = shards.front().meta;
+  const RunConfig rc = parse_config(meta0.at("config"));
+  if (config_hash(rc.resolved) != meta0.at("config_hash"))
+    throw UsageError((shards.front().dir / "meta.json").string() + ": config does not resolve to its config_hash");
+  for (const ShardInput& s : shards) {
+    std::error_code ec;
+    if (fs::equivalent(s.dir, dir, ec))
+      throw UsageError("--out " + dir.string() + " is the shard folder " + s.dir.string() + ": choose another folder");
+  }
+  check_memory(rc, rc.spec.count);
+  RangeResult whole = merged_ranges(shards, rc);
+  prepare_output_dir(dir, estimated_output_bytes(rc));
+  const PreviousOutputs previous = check_previous_outputs(dir, {rc.resolved, std::nullopt, false}, a.flags.count("--overwrite") > 0);
   const BackendChoice backend{meta0.at("backend") == "cuda" ? Backend::cuda : Backend::cpu, meta0.at("device").get<std::string>()};
   const ScanResult res = scan_result(std::move(whole), meta0.at("chunk_size").get<std::uint64_t>(), rc);
   remove_previous_outputs(previous);

@@ -40,11 +40,11 @@ const char* const kRunHelp =
     "  --overwrite        replace the outputs of the earlier run in DIR: the files its\n"
     "                     meta.json records are removed just before the new ones are written\n"
     "  --backend NAME     auto (default: CUDA when a device is present), cpu or cuda\n"
-    "  --threads N        CPU threads (default: all cores; under MPI: the cores of the node\n"
-    "                     divided among its ranks)\n"
+    "  --threads N        CPU threads, 1 to 4096 (default: all cores; under MPI: the cores\n"
+    "                     of the node divided among its ranks)\n"
     "  --devices LIST     CUDA devices to share the chunks, e.g. 0,1 (default: all visible;\n"
     "                     under MPI each rank uses one GPU chosen by its node-local rank)\n"
-    "  --chunk N          trajectories per chunk (default: from free device memory)\n"
+    "  --chunk N          trajectories per chunk, 1 to 1e9 (default: from free device memory)\n"
     "  --shard I/N        run only shard I of N (0 <= I < N: whole blocks of 4096 trajectories)\n"
     "                     and write a partial result to DIR; combine with skipstone merge\n"
     "  --resume           continue an interrupted run from DIR/.checkpoint (same config and\n"
@@ -59,18 +59,10 @@ const char* const kRunHelp =
 
 namespace {
 
-int parse_positive_int(const ParsedArgs& a, const std::string& key, long long fallback) {
-  const auto it = a.values.find(key);
-  if (it == a.values.end()) return static_cast<int>(fallback);
-  try {
-    std::size_t used = 0;
-    const long long v = std::stoll(it->second, &used);
-    if (used != it->second.size() || v < 1) throw std::invalid_argument("");
-    return static_cast<int>(v);
-  } catch (const std::exception&) {
-    throw UsageError(key + " " + it->second + ": expected a positive integer");
-  }
-}
+// Upper bounds of the integer options: far beyond any machine, low enough that no arithmetic
+// on them (rounding a chunk up to whole blocks) can overflow.
+constexpr std::uint64_t kMaxThreads = 4096;
+constexpr std::uint64_t kMaxChunk = 1000000000;
 
 // The backend of this process. Under MPI the CPU threads default to the node's cores divided
 // among its ranks, and a rank that may use CUDA takes GPU (node-local rank mod GPUs).
@@ -129,10 +121,9 @@ struct RunSetup {
 
 void set_up(const ParsedArgs& a, const MpiJob& job, RunSetup& s) {
   if (a.positional.size() != 1) throw UsageError("run needs exactly one CONFIG.json argument");
-  if (!a.values.count("--out")) throw UsageError("run needs --out DIR");
-  s.dir = a.values.at("--out");
-  const int threads = parse_positive_int(a, "--threads", 0);
-  s.options.chunk_override = static_cast<std::uint64_t>(parse_positive_int(a, "--chunk", 0));
+  s.dir = folder_option(a, "--out", "run needs --out DIR");
+  const int threads = static_cast<int>(integer_option(a, "--threads", 1, kMaxThreads, 0));
+  s.options.chunk_override = integer_option(a, "--chunk", 1, kMaxChunk, 0);
   if (a.values.count("--shard")) s.shard = parse_shard(a.values.at("--shard"));
   if (a.flags.count("--resume") && a.flags.count("--no-checkpoint"))
     throw UsageError("--resume and --no-checkpoint exclude each other");

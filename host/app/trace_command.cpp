@@ -3,7 +3,7 @@
 // the closed-form models by runs stopped at t_max = k DT, roll4:disc in one run that stops off to
 // the side at each sample time (include/skipstone/rolling/disc_output.hpp).
 #include <cmath>
-#include <cstdlib>
+#include <cstdint>
 #include <iostream>
 #include <type_traits>
 
@@ -17,7 +17,8 @@
 namespace skipstone {
 
 const char* const kTraceHelp =
-    "usage: skipstone trace CONFIG.json --out FILE.csv [--index I] [--sample DT]\n"
+    "usage: skipstone trace CONFIG.json --out FILE.csv [--index I] [--sample DT] [--max-rows N]\n"
+    "                       [--overwrite]\n"
     "\n"
     "Runs trajectory number I (default 0) of the scan in CONFIG.json on the host, in the\n"
     "scan's precision (options.precision), and writes to FILE.csv (- for standard output) a\n"
@@ -32,7 +33,12 @@ const char* const kTraceHelp =
     "sample inside a rim passage is an integrator step stopped at that time, as accurate as the\n"
     "trajectory's own steps (rtol/atol). Rows as in the event trace.\n"
     "\n"
-    "A masked start (outside the allowed set) gives the header only, with a note on stderr.\n";
+    "A masked start (outside the allowed set) gives the header only, with a note on stderr.\n"
+    "\n"
+    "--max-rows N (default 1000000): the rows are held in memory until FILE.csv is written; a\n"
+    "trajectory with more rows stops the trace (exit 2, nothing written).\n"
+    "--overwrite: replace FILE.csv when it exists (a link's target); without it an existing\n"
+    "file is refused. Standard output, devices and FIFOs are written, not replaced.\n";
 
 namespace {
 
@@ -50,6 +56,9 @@ struct FinalEventFilter {
 };
 
 constexpr double kMaxSamples = 1e6;
+// The rows a trace holds in memory: 1e6 rows of the widest CSV are about 300 MB.
+constexpr std::uint64_t kDefaultMaxRows = 1000000;
+constexpr std::uint64_t kMaxRowsLimit = 1000000000;
 
 // roll4:disc: the model emits on_sample rows at k DT (disc_output.hpp); the last event is kept
 // so that a run ending between two samples (max_events, a failure) ends on its final state.
@@ -123,37 +132,26 @@ void record_samples(const RunConfig& rc, std::uint64_t index, double dt, TraceRe
 }  // namespace
 
 int trace_command(const std::vector<std::string>& args) {
-  const ParsedArgs a = parse_args(args, {"--out", "--index", "--sample"}, {"--help"});
+  const ParsedArgs a = parse_args(args, {"--out", "--index", "--sample", "--max-rows"}, {"--help", "--overwrite"});
   if (a.flags.count("--help")) {
     std::cout << kTraceHelp;
     return 0;
   }
   if (a.positional.size() != 1) throw UsageError("trace needs exactly one CONFIG.json argument");
-  if (!a.values.count("--out")) throw UsageError("trace needs --out FILE.csv");
-  std::uint64_t index = 0;
-  if (a.values.count("--index")) {
-    const std::string& s = a.values.at("--index");
-    if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
-      throw UsageError("--index " + s + ": expected an integer >= 0");
-    index = std::stoull(s);
-  }
-  double dt = 0.0;
-  if (a.values.count("--sample")) {
-    const std::string& s = a.values.at("--sample");
-    char* end = nullptr;
-    dt = std::strtod(s.c_str(), &end);
-    if (s.empty() || *end != '\0' || !(dt > 0.0) || !std::isfinite(dt))
-      throw UsageError("--sample " + s + ": expected a time step > 0");
-  }
+  const std::string out = path_option(a, "--out", "trace needs --out FILE.csv");
+  const std::uint64_t index = integer_option(a, "--index", 0, UINT64_MAX, 0);
+  const double dt = positive_number_option(a, "--sample", 0.0);
+  const std::uint64_t max_rows = integer_option(a, "--max-rows", 1, kMaxRowsLimit, kDefaultMaxRows);
+  check_output_file("--out", out, a.flags.count("--overwrite") > 0);
   const RunConfig rc = load_config_file(a.positional[0]);
   if (index >= rc.spec.count)
-    throw UsageError("--index " + std::to_string(index) + ": the scan has " + std::to_string(rc.spec.count) + " trajectories");
+    throw UsageError("--index " + std::to_string(index) + ": expected an integer in [0, " + std::to_string(rc.spec.count - 1) +
+                     "] (the scan has " + std::to_string(rc.spec.count) + " trajectories)");
   const ScanPoint pt = scan_point(rc.spec, index);
-  TraceRecorder rec(rc.spec.model, pt.p[P_BALL_R]);
+  TraceRecorder rec(rc.spec.model, pt.p[P_BALL_R], max_rows);
   if (dt > 0.0) record_samples(rc, index, dt, rec);
   DiscardSink none;
   const TrajectoryResult r = dt > 0.0 ? simulate_trajectory(rc.spec, index, none) : simulate_trajectory(rc.spec, index, rec);
-  const std::string& out = a.values.at("--out");
   // With the CSV on standard output, the summary goes to standard error.
   std::ostream& summary = io::writes_to_standard_output(out) ? std::cerr : std::cout;
   io::write_text_atomically(out, rec.csv());

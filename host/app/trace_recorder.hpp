@@ -2,13 +2,16 @@
 // (time, position, velocity, spin, contact point a - r nu) or every accepted integrator step of
 // a rolling model (time and state), in the kernel's precision. Used by `skipstone trace`. The
 // header row comes from the model, so that a trajectory without rows (a masked start) still
-// gives a CSV file with its columns.
+// gives a CSV file with its columns. The rows are kept in memory until the file is written, so
+// their number is bounded: one row beyond `max_rows` stops the trajectory with a UsageError
+// naming --max-rows and the stop rules that shorten it.
 #pragma once
 #include <cmath>
 #include <cstdint>
 #include <sstream>
 #include <string>
 
+#include "config_error.hpp"
 #include "skipstone/collision.hpp"
 #include "skipstone/scan_spec.hpp"
 #include "skipstone/vec.hpp"
@@ -17,7 +20,7 @@ namespace skipstone {
 
 class TraceRecorder {
  public:
-  TraceRecorder(ModelKind model, double ball_radius) : r_(ball_radius) {
+  TraceRecorder(ModelKind model, double ball_radius, std::uint64_t max_rows) : r_(ball_radius), max_rows_(max_rows) {
     out_.precision(17);
     out_ << header(model) << '\n';
   }
@@ -41,18 +44,21 @@ class TraceRecorder {
   template <class T>
   void on_event(double t, Vec2T<T> x, const State2DT<T>& s, Vec2T<T> nu) {
     const Vec2T<T> c = x - r_ * nu;
+    count_row();
     out_ << rows_++ << ',' << t << ',' << x.x << ',' << x.y << ',' << s.u.x << ',' << s.u.y << ',' << s.s << ','
          << c.x << ',' << c.y << '\n';
   }
   template <class T>
   void on_event(double t, Vec3T<T> x, const State3DT<T>& s, Vec3T<T> nu) {
     const Vec3T<T> c = x - r_ * nu;
+    count_row();
     out_ << rows_++ << ',' << t << ',' << x.x << ',' << x.y << ',' << x.z << ',' << s.u.x << ',' << s.u.y << ','
          << s.u.z << ',' << s.w.x << ',' << s.w.y << ',' << s.w.z << ',' << c.x << ',' << c.y << ',' << c.z << '\n';
   }
   // Rolling transversal state y = (v1, v2, S12, cos phi, sin phi, arc), in the kernel's precision.
   template <class T>
   void on_step(T t, const T* y) {
+    count_row();
     out_ << rows_++ << ',' << t << ',' << y[0] << ',' << y[1] << ',' << y[2] << ',' << std::atan2(y[4], y[3]) << ','
          << y[5] << '\n';
   }
@@ -61,7 +67,14 @@ class TraceRecorder {
   std::uint64_t rows() const { return rows_; }
 
  private:
+  void count_row() const {
+    if (rows_ < max_rows_) return;
+    throw UsageError("--max-rows " + std::to_string(max_rows_) + ": the trajectory has more rows before it stops; " +
+                     "raise --max-rows, or end it sooner with stop.t_max or stop.max_events in the config");
+  }
+
   double r_;
+  std::uint64_t max_rows_;
   std::ostringstream out_;
   std::uint64_t rows_ = 0;
 };

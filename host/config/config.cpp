@@ -95,7 +95,7 @@ RunConfig load_config_file(const fs::path& path) {
   } catch (const std::exception&) {  // a read error after a successful open
     throw ConfigError(path.string(), std::string("cannot read: ") + std::strerror(errno));
   }
-  return parse_config_text(text);
+  return parse_config(parse_json_text(text, path.string()));
 }
 
 }  // namespace skipstone

@@ -98,15 +98,37 @@ std::string parse_error_text(const json::exception& e) {
   return what;
 }
 
+// Line and column (from 1) of byte `at` of `text`.
+std::string line_and_column(const std::string& text, std::size_t at) {
+  std::size_t line = 1, column = 1;
+  for (std::size_t i = 0; i < at; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
 }  // namespace
 
-json parse_json_text(const std::string& text) {
+json parse_json_text(const std::string& text, const std::string& source) {
+  const auto syntax_error = [&](const std::string& where, const std::string& what) {
+    const std::string file = source.empty() ? "" : " in " + source;
+    return ConfigError(where.empty() ? (source.empty() ? "(file)" : source) : where,
+                       "not valid JSON" + (where.empty() ? std::string() : file) + ": " + what);
+  };
+  const std::size_t nul = text.find('\0');
+  if (nul != std::string::npos)
+    throw syntax_error("", "a NUL byte at " + line_and_column(text, nul) +
+                               "; allowed: one JSON document, then nothing but white space");
   ParsePosition position;
   try {
     return json::parse(text, [&](int, json::parse_event_t event, json& parsed) { return position.on_event(event, parsed); });
   } catch (const json::exception& e) {  // syntax errors and numbers that overflow a double
-    const std::string where = position.current();
-    throw ConfigError(where.empty() ? "(file)" : where, "not valid JSON: " + parse_error_text(e));
+    throw syntax_error(position.current(), parse_error_text(e));
   }
 }
 

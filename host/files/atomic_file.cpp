@@ -188,6 +188,27 @@ Destination resolve_destination(const std::filesystem::path& path) {
     return {file, false, -1};
 }
 
+// Opens an existing device, pipe or socket for writing. A FIFO is opened without blocking
+// first: with no reader that fails (ENXIO) at once instead of waiting for one; with a reader
+// it is switched back to blocking writes.
+int open_in_place(const std::filesystem::path& path) {
+    struct stat st {};
+    const bool fifo = ::stat(path.c_str(), &st) == 0 && S_ISFIFO(st.st_mode);
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | (fifo ? O_NONBLOCK : 0));
+    if (fd < 0 && fifo && errno == ENXIO)
+        throw std::runtime_error("no reader on FIFO '" + path.string() + "': start its reader first");
+    if (fd < 0) fail_errno(path, "cannot open", errno);
+    if (fifo) {
+        const int flags = ::fcntl(fd, F_GETFL);
+        if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+            const int err = errno;
+            ::close(fd);
+            fail_errno(path, "cannot set blocking writes", err);
+        }
+    }
+    return fd;
+}
+
 void write_in_place(const Destination& d, const std::filesystem::path& path,
                     const std::function<void(std::ostream&)>& write) {
     if (d.std_fd >= 0) {
@@ -195,8 +216,7 @@ void write_in_place(const Destination& d, const std::filesystem::path& path,
         write_through(d.std_fd, path, write);
         return;
     }
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-    if (fd < 0) fail_errno(path, "cannot open", errno);
+    const int fd = open_in_place(path);
     try {
         write_through(fd, path, write);
     } catch (...) {
@@ -212,6 +232,16 @@ bool writes_to_standard_output(const std::filesystem::path& path) {
     if (path == "-") return true;
     struct stat st {};
     return ::stat(path.c_str(), &st) == 0 && same_file(st, STDOUT_FILENO);
+}
+
+WriteTarget write_target(const std::filesystem::path& path) {
+    if (path == "-") return WriteTarget::in_place;
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return WriteTarget::new_file;
+    for (int fd : {STDOUT_FILENO, STDERR_FILENO})
+        if (same_file(st, fd)) return WriteTarget::in_place;
+    if (S_ISDIR(st.st_mode)) return WriteTarget::folder;
+    return S_ISREG(st.st_mode) ? WriteTarget::existing_file : WriteTarget::in_place;
 }
 
 void write_file_atomically(const std::filesystem::path& path,

@@ -32,6 +32,9 @@ INTERNAL_ERRORS = ["bad_alloc", "stoull", "stoll", "stoi", "stod", "basic_string
 # Output kinds where the environment itself may fail a write (exit 1 is then legitimate).
 ENV_FAIL_KINDS = {"existing_file", "existing_dir", "symlink_dir", "under_file", "readonly_dir", "ro_mount", "tmpfs_full",
                   "device_null", "device_full", "fifo", "missing_parent", "dangling_symlink", "symlink_file"}
+# Output paths a command may refuse as its first check (exit 2 naming --out or --json): empty,
+# an option, a folder where a file goes, an existing file or a link to one without --overwrite.
+REFUSED_OUT_KINDS = {"empty", "option_like", "existing_file", "symlink_file", "existing_dir", "symlink_dir", "dash"}
 TEMP_RE = re.compile(r"(\.tmp\.|\.skipstone-write-test)")
 LISTING = ".mount-listing"
 
@@ -184,11 +187,12 @@ def check_outputs(case, argv, d, stdout):
     if cmd == "bench":
         if "--json" not in argv:
             return []
-        path = d / argv[argv.index("--json") + 1]
-        if path.exists() and not path.is_file():
+        target = argv[argv.index("--json") + 1]
+        path = d / target
+        if target != "-" and path.exists() and not path.is_file():
             return []
         try:
-            json.loads(path.read_text())
+            json.loads(stdout if target == "-" else path.read_text())
         except Exception as e:
             return ["bench --json file unreadable: %s" % e]
         return []
@@ -254,6 +258,8 @@ def check(case, argv, d, before, after, rc, stdout, stderr, timed_out, listing):
         found.append(("exit", "exit %s, expected %s; stderr: %s" % (rc, expect["exit"], first_line(stderr))))
     if rc == 2:
         names = substitute(expect.get("names", []), case) + (["--overwrite"] if overwrite else [])
+        if case.get("out_kind") in REFUSED_OUT_KINDS:  # refused before the config and other options are read
+            names += ["--out", "--json"]
         if names and not any(n in stderr for n in names):
             found.append(("names", "stderr names none of %s: %s" % (names[:6], first_line(stderr))))
         if not stderr.strip():
