@@ -91,7 +91,9 @@ TEST(SystemTraits, KernelResourcesReadsTheEnums) {
     EXPECT_EQ(models[m].get<std::string>(), model_name(t.model)) << t.name;
     seen.insert(m);
     // a no-slip plane system is named after its table
-    if (t.model == skipstone::ModelKind::noslip_plane) EXPECT_EQ(tables[k].get<std::string>(), t.name);
+    if (t.model == skipstone::ModelKind::noslip_plane) {
+      EXPECT_EQ(tables[k].get<std::string>(), t.name);
+    }
   }
   EXPECT_EQ(seen.size(), models.size()) << "kernel_resources.py reads a model that no system has";
   EXPECT_EQ(tables.back().get<std::string>(), "none");

@@ -134,7 +134,7 @@ std::string systems_with(bool (*has)(const SystemTraits&)) {
 }
 
 SystemSchema system_schema(const std::string& name) {
-  const SystemTraits* traits = find_system(name.c_str());
+  const SystemTraits* traits = find_system(name);
   if (!traits) {
     std::string known;
     for (const auto& n : system_names()) known += (known.empty() ? "" : ", ") + n;

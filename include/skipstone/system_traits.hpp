@@ -9,6 +9,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 #include "skipstone/scan_spec.hpp"
 
@@ -115,12 +116,9 @@ constexpr const SystemTraits* find_system(ModelKind m, TableKind t) {
 }
 
 // The row of a system id, or nullptr.
-constexpr const SystemTraits* find_system(const char* name) {
-  for (const SystemTraits& s : kSystems) {
-    std::size_t i = 0;
-    while (s.name[i] != '\0' && s.name[i] == name[i]) ++i;
-    if (s.name[i] == name[i]) return &s;
-  }
+constexpr const SystemTraits* find_system(std::string_view name) {
+  for (const SystemTraits& s : kSystems)
+    if (name == s.name) return &s;
   return nullptr;
 }
 
