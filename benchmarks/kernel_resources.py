@@ -2,7 +2,7 @@
 
 Compiles kernels/ensemble_cuda.cu for sm_90 as CMakeLists.txt does, with `-Xptxas -v`, and
 reads ptxas's report for every kernel variant (simulate.hpp: Variant, one kernel per model,
-table and precision): registers per thread, stack frame, spill stores and loads. From the
+table and precision; the names of the enum values are read from the headers): registers per thread, stack frame, spill stores and loads. From the
 registers and the block size of Thrust's transform (256 threads) it computes the
 register-limited occupancy on an sm_90 multiprocessor (65536 registers, at most 64 resident
 warps, registers allocated per warp in units of 256). This needs nvcc, not a GPU; it is a
@@ -18,12 +18,36 @@ import subprocess
 import sys
 import time
 
-MODELS = ["noslip_plane", "noslip_sphere", "noslip_cylinder", "roll_disc_transversal", "roll_planes",
-          "roll_strip", "roll_inside_cylinder", "roll_disc"]
-TABLES = ["disc", "strip", "stadium", "rectangle", "polygon", "ellipse", "sinai", "none"]
-PRECISIONS = ["double", "float"]
-GRAVITY = ["any", "none"]  # GravityKind: none = the no-slip kernel of scans with g = 0 everywhere
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BLOCK_THREADS = 256  # cub transform prefetch_policy_t<256>, seen in the kernel names
+
+
+def enum_names(header, enum):
+    """The enumerators of `enum class <enum>` in include/skipstone/<header>, indexed by value."""
+    text = open(os.path.join(ROOT, "include", "skipstone", header)).read()
+    m = re.search(r"enum class " + enum + r"\b[^{;]*\{(.*?)\};", text, re.S)
+    if not m:
+        raise ValueError(f"no enum class {enum} in {header}")
+    names, value = {}, 0
+    for item in re.sub(r"//[^\n]*", "", m.group(1)).split(","):
+        name, _, given = (part.strip() for part in item.partition("="))
+        if not name:
+            continue
+        value = int(given) if given else value
+        if value in names:
+            raise ValueError(f"{enum}: {names[value]} and {name} have the same value {value}")
+        names[value] = name
+        value += 1
+    if sorted(names) != list(range(len(names))):
+        raise ValueError(f"{enum}: values are not 0, 1, ...: {names}")
+    return [names[k] for k in range(len(names))]
+
+
+# The template arguments of Variant (simulate.hpp), read from the headers that define them.
+MODELS = enum_names("scan_spec.hpp", "ModelKind")
+TABLES = enum_names("scan_spec.hpp", "TableKind")
+PRECISIONS = [{"float64": "double", "float32": "float"}[p] for p in enum_names("precision.hpp", "Precision")]
+GRAVITY = enum_names("noslip_trajectory.hpp", "GravityKind")  # none: the no-slip kernel of scans with g = 0
 
 
 def occupancy(registers, block_threads=BLOCK_THREADS):
@@ -46,13 +70,16 @@ def main():
     ap.add_argument("--nvcc", default="nvcc")
     ap.add_argument("--arch", default="sm_90")
     ap.add_argument("--log", default="", help="parse this saved ptxas -v output instead of compiling")
+    ap.add_argument("--enums", action="store_true", help="print the variant enums read from the headers and exit")
     a = ap.parse_args()
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if a.enums:
+        json.dump({"models": MODELS, "tables": TABLES, "precisions": PRECISIONS, "gravity": GRAVITY}, sys.stdout)
+        return 0
     nvcc = shutil.which(a.nvcc) or a.nvcc
     cccl = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(nvcc))), "include", "cccl")  # CUDA_ROOT/include/cccl
     cmd = [nvcc, "-std=c++17", "-O3", "-DNDEBUG", "--expt-relaxed-constexpr", "-Xcudafe", "--diag_suppress=20012",
-           "-DTHRUST_FORCE_64_BIT_OFFSET_TYPE", f"-arch={a.arch}", "-Xptxas", "-v", "-I", os.path.join(root, "include"),
-           "-I", os.path.join(root, "kernels"), "-I", cccl, "-c", os.path.join(root, "kernels", "ensemble_cuda.cu"),
+           "-DTHRUST_FORCE_64_BIT_OFFSET_TYPE", f"-arch={a.arch}", "-Xptxas", "-v", "-I", os.path.join(ROOT, "include"),
+           "-I", os.path.join(ROOT, "kernels"), "-I", cccl, "-c", os.path.join(ROOT, "kernels", "ensemble_cuda.cu"),
            "-o", os.devnull]
     t0 = time.perf_counter()
     if a.log:

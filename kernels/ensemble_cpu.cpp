@@ -1,7 +1,8 @@
 // CPU backend: the ensemble kernel on Thrust's OpenMP system (compiled by the host compiler).
-// No-slip scans in a round wall (disc; cylinder:disc) and the rim passages of roll4:disc and its
-// Figure-18 system run their trajectories in SIMD lanes, one block of trajectories per iteration
-// (noslip_lane_block.hpp, rim_lane_block.hpp); every other model one trajectory per iteration
+// The systems whose row of kSystems (skipstone/system_traits.hpp) has SIMD lanes - no-slip scans
+// in a round wall (disc; cylinder:disc) and the rim passages of roll4:disc and its Figure-18
+// system - run their trajectories in lanes, one block of trajectories per iteration
+// (noslip_lane_block.hpp, rim_lane_block.hpp); every other system one trajectory per iteration
 // (ensemble.inl).
 #include <omp.h>
 #include <thrust/for_each.h>
@@ -11,6 +12,7 @@
 #include "ensemble.inl"
 #include "noslip_lane_block.hpp"
 #include "rim_lane_block.hpp"
+#include "skipstone/system_traits.hpp"
 
 namespace skipstone::cpu {
 
@@ -77,23 +79,33 @@ void run_rim_lanes(const ScanSpec& spec, std::uint64_t first, std::uint64_t coun
     run_lane_blocks<RimLaneBlock<Trajectories<double, kRimLanes<double>>>>(spec, first, count, out, done);
 }
 
+// The lane blocks above exist for these systems only: a row of kSystems with other lanes is a
+// dispatch that run_chunk does not have.
+constexpr bool lanes_have_blocks() {
+  for (const SystemTraits& s : kSystems) {
+    const bool round_wall = s.table == TableKind::disc &&
+                            (s.model == ModelKind::noslip_plane || s.model == ModelKind::noslip_cylinder);
+    const bool rim = s.model == ModelKind::roll_disc_transversal || s.model == ModelKind::roll_disc;
+    if ((s.lanes == Lanes::round_wall && !round_wall) || (s.lanes == Lanes::rim && !rim)) return false;
+  }
+  return true;
+}
+static_assert(lanes_have_blocks(), "kSystems: SIMD lanes for a system without a lane block");
+
 }  // namespace
 
 void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
                DoneCounter* done) {
-  if (spec.model == ModelKind::roll_disc_transversal) {
+  const SystemTraits* system = find_system(spec.model, spec.table);
+  const Lanes lanes = system ? system->lanes : Lanes::none;
+  const bool in_float = spec.precision == Precision::float32;
+  if (lanes == Lanes::rim && spec.model == ModelKind::roll_disc_transversal)
     run_rim_lanes<cpu_lanes::TransversalTrajectories>(spec, first, count, out, done);
-    return;
-  }
-  if (spec.model == ModelKind::roll_disc) {
+  else if (lanes == Lanes::rim)
     run_rim_lanes<cpu_lanes::DiscRollTrajectories>(spec, first, count, out, done);
-    return;
-  }
-  const bool round_wall = spec.table == TableKind::disc &&
-                          (spec.model == ModelKind::noslip_plane || spec.model == ModelKind::noslip_cylinder);
-  if (round_wall && spec.precision == Precision::float32)
+  else if (lanes == Lanes::round_wall && in_float)
     run_round_wall_lanes<float>(spec, first, count, out, done);
-  else if (round_wall)
+  else if (lanes == Lanes::round_wall)
     run_round_wall_lanes<double>(spec, first, count, out, done);
   else
     kernels_detail::transform_chunk([](std::uint64_t) { return thrust::omp::par; }, spec, &spec, first, count, out,

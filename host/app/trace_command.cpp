@@ -97,15 +97,13 @@ struct DiscSampleSink {
   }
 };
 
-bool has_closed_form(ModelKind m) {
-  return m == ModelKind::roll_strip || m == ModelKind::roll_planes || m == ModelKind::roll_inside_cylinder;
-}
-
 void record_samples(const RunConfig& rc, std::uint64_t index, double dt, TraceRecorder& rec) {
-  if (!has_closed_form(rc.spec.model) && rc.spec.model != ModelKind::roll_disc)
-    throw UsageError("--sample applies to roll3:strip, roll4:planes, roll3:inside-cylinder and roll4:disc only");
+  const Sampling sampling = rc.system.traits.sampling;
+  if (sampling == Sampling::none)
+    throw UsageError("--sample applies to " +
+                     systems_with([](const SystemTraits& t) { return t.sampling != Sampling::none; }) + " only");
   if (std::isfinite(rc.spec.t_max) && rc.spec.t_max / dt > kMaxSamples) throw UsageError("--sample: more than 1e6 samples up to t_max");
-  if (rc.spec.model == ModelKind::roll_disc) {
+  if (sampling == Sampling::sink) {
     DiscSampleSink sink(&rec, dt);
     simulate_trajectory(rc.spec, index, sink);
     sink.finish();
@@ -148,7 +146,7 @@ int trace_command(const std::vector<std::string>& args) {
     throw UsageError("--index " + std::to_string(index) + ": expected an integer in [0, " + std::to_string(rc.spec.count - 1) +
                      "] (the scan has " + std::to_string(rc.spec.count) + " trajectories)");
   const ScanPoint pt = scan_point(rc.spec, index);
-  TraceRecorder rec(rc.spec.model, pt.p[P_BALL_R], max_rows);
+  TraceRecorder rec(rc.system.traits, pt.p[P_BALL_R], max_rows);
   if (dt > 0.0) record_samples(rc, index, dt, rec);
   DiscardSink none;
   const TrajectoryResult r = dt > 0.0 ? simulate_trajectory(rc.spec, index, none) : simulate_trajectory(rc.spec, index, rec);

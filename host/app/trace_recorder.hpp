@@ -14,30 +14,25 @@
 #include "config_error.hpp"
 #include "skipstone/collision.hpp"
 #include "skipstone/scan_spec.hpp"
+#include "skipstone/system_traits.hpp"
 #include "skipstone/vec.hpp"
 
 namespace skipstone {
 
 class TraceRecorder {
  public:
-  TraceRecorder(ModelKind model, double ball_radius, std::uint64_t max_rows) : r_(ball_radius), max_rows_(max_rows) {
+  TraceRecorder(const SystemTraits& system, double ball_radius, std::uint64_t max_rows)
+      : r_(ball_radius), max_rows_(max_rows) {
     out_.precision(17);
-    out_ << header(model) << '\n';
+    out_ << header(system) << '\n';
   }
 
-  // The columns of the rows that `model` gives: events in the plane (no-slip 2D tables and
-  // roll3:strip, whose strip is a plane), events in space, or integrator steps (Figure 18).
-  static const char* header(ModelKind model) {
-    switch (model) {
-      case ModelKind::noslip_plane:
-      case ModelKind::roll_strip: return "event,t,x,y,ux,uy,spin,contact_x,contact_y";
-      case ModelKind::roll_disc_transversal: return "step,t,v1,v2,S12,phi,arc";
-      case ModelKind::noslip_sphere:
-      case ModelKind::noslip_cylinder:
-      case ModelKind::roll_planes:
-      case ModelKind::roll_inside_cylinder:
-      case ModelKind::roll_disc: break;
-    }
+  // The columns of the rows that `system` gives: integrator steps (the Figure-18 system), or
+  // events in the plane (systems of dimension 2: the no-slip 2D tables and roll3:strip, whose
+  // strip is a plane) or in space.
+  static const char* header(const SystemTraits& system) {
+    if (system.model == ModelKind::roll_disc_transversal) return "step,t,v1,v2,S12,phi,arc";
+    if (system.dim == 2) return "event,t,x,y,ux,uy,spin,contact_x,contact_y";
     return "event,t,x,y,z,ux,uy,uz,wx,wy,wz,contact_x,contact_y,contact_z";
   }
 

@@ -56,8 +56,8 @@ RunConfig parse_config(const json& j) {
   const std::string system = top.string("system");
   rc.system = system_schema(system);
   rc.spec = ScanSpec{};
-  rc.spec.model = rc.system.model;
-  rc.spec.table = rc.system.table;
+  rc.spec.model = rc.system.traits.model;
+  rc.spec.table = rc.system.traits.table;
   for (double& v : rc.spec.params) v = 0.0;
   rc.resolved = {{"system", system}};
   // a note for the reader of the config and of meta.json; no effect on the run

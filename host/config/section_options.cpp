@@ -7,11 +7,6 @@
 namespace skipstone {
 namespace {
 
-bool has_float_kernel(const ScanSpec& spec) {
-  return spec.model == ModelKind::roll_disc_transversal || spec.model == ModelKind::roll_disc ||
-         (spec.table == TableKind::disc && (spec.model == ModelKind::noslip_plane || spec.model == ModelKind::noslip_cylinder));
-}
-
 // A value that must satisfy `ok`; `allowed` says what is.
 void check_option(bool ok, const char* key, double v, const char* allowed) {
   if (!ok) throw ConfigError(std::string("options.") + key, "value " + number_text(v) + " is out of range; allowed: " + allowed);
@@ -25,8 +20,10 @@ void read_options(JsonReader opt, RunConfig& rc) {
   if (precision != "double" && precision != "float")
     throw ConfigError("options.precision", "value \"" + precision + "\" is not allowed; allowed: double, float");
   const bool in_float = precision == "float";
-  if (in_float && !has_float_kernel(spec))
-    throw ConfigError("options.precision", "float has a kernel only for systems roll4:disc, roll4:disc-transversal (the Figure-18 map), disc and cylinder:disc; allowed for system " + rc.system.name + ": double");
+  if (in_float && !rc.system.traits.float_kernel)
+    throw ConfigError("options.precision", "float has a kernel only for systems " +
+                                               systems_with([](const SystemTraits& t) { return t.float_kernel; }) +
+                                               "; allowed for system " + rc.system.name + ": double");
   spec.precision = in_float ? Precision::float32 : Precision::float64;
   // a float run's energy defect is some tens of float roundings: its own default
   spec.energy_tolerance = opt.number_or("energy_tolerance", in_float ? kFloatEnergyTolerance : 1e-9);

@@ -100,13 +100,13 @@ void read_parameters(JsonReader& params, RunConfig& rc) {
   const SystemSchema& sys = rc.system;
   std::vector<std::string> keys = {"gamma", "eta", "beta"};
   for (const auto& r : sys.parameters) keys.push_back(r.name);
-  if (sys.table == TableKind::polygon) keys.push_back("vertices");
+  if (sys.traits.table == TableKind::polygon) keys.push_back("vertices");
   params.only(keys);
   read_moment(params, rc);
   read_rules(params, sys.parameters, "parameters", rc);
   if (find_rule(sys.parameters, "g_effective")) read_gravity(params, rc);
-  if (sys.table == TableKind::polygon) read_polygon(params, rc);
-  if (!sys.allows_gravity && rc.spec.params[P_G] != 0.0)
+  if (sys.traits.table == TableKind::polygon) read_polygon(params, rc);
+  if (!sys.traits.allows_gravity && rc.spec.params[P_G] != 0.0)
     throw ConfigError("parameters.g", "value " + number_text(rc.spec.params[P_G]) + " is not allowed for system " +
                                           sys.name + ": a torus has no floor; allowed: 0 (use cylinder:sinai for gravity along the axis)");
 }

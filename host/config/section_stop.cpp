@@ -15,7 +15,7 @@ void read_stop(JsonReader stop, RunConfig& rc) {
   stop.finish();
   if (t_max && !(*t_max > 0.0)) throw ConfigError("stop.t_max", "value " + number_text(*t_max) + " is out of range; allowed: > 0");
   if (!t_max && !has_events) throw ConfigError("stop", "give t_max, max_events or both");
-  if (rc.system.needs_t_max && !t_max) throw ConfigError("stop.t_max", "required for system " + rc.system.name);
+  if (rc.system.traits.needs_t_max && !t_max) throw ConfigError("stop.t_max", "required for system " + rc.system.name);
   spec.t_max = t_max.value_or(INFINITY);
   if (t_max) rc.resolved["stop"]["t_max"] = *t_max;
   if (has_events) rc.resolved["stop"]["max_events"] = spec.max_events;

@@ -2,6 +2,8 @@
 #include "systems.hpp"
 
 #include <cmath>
+#include <stdexcept>
+#include <utility>
 
 #include "config_error.hpp"
 #include "skipstone/inertia.hpp"
@@ -30,9 +32,19 @@ std::vector<ParamRule> rolling_parameters(const ParamRule& size, const std::stri
                "any number (the paper's effective gravity g/(1+gamma^2); give g or g_effective, not both)")};
 }
 
-const std::vector<std::string> kNoSlipObservables = {"status", "events", "t_end", "energy_error", "z_min",
-                                                     "z_max", "z_final", "z_drift", "bounded"};
-const std::vector<std::string> kCausticObservables = {"rho_even", "rho_odd", "caustic_gap"};
+// The observables of a system's groups (kSystems: observables), group by group.
+std::vector<std::string> observable_names(std::uint32_t groups) {
+  static const std::pair<std::uint32_t, std::vector<std::string>> named[] = {
+      {kObsCore, {"status", "events", "t_end", "energy_error"}},
+      {kObsHeight, {"z_min", "z_max", "z_final", "z_drift", "bounded"}},
+      {kObsCaustic, {"rho_even", "rho_odd", "caustic_gap"}},
+      {kObsAnnulus, {"annulus_axis", "annulus_width"}},
+      {kObsExit, {"exit_time", "exit_arc", "exit_side"}}};
+  std::vector<std::string> names;
+  for (const auto& [group, of_group] : named)
+    if (groups & group) names.insert(names.end(), of_group.begin(), of_group.end());
+  return names;
+}
 
 std::vector<ParamRule> table_rules(TableKind t) {
   switch (t) {
@@ -103,158 +115,128 @@ std::map<std::string, StartSchema> cylinder_starts() {
   };
 }
 
-TableKind table_kind(const std::string& t) {
-  static const std::map<std::string, TableKind> m = {
-      {"disc", TableKind::disc},       {"strip", TableKind::strip},     {"stadium", TableKind::stadium},
-      {"rectangle", TableKind::rectangle}, {"polygon", TableKind::polygon}, {"ellipse", TableKind::ellipse},
-      {"sinai", TableKind::sinai}};
-  const auto it = m.find(t);
-  return it == m.end() ? TableKind::none : it->second;
-}
-
 }  // namespace
 
 std::vector<std::string> system_names() {
-  return {"disc", "strip", "stadium", "rectangle", "polygon", "ellipse", "sinai", "sphere",
-          "cylinder:disc", "cylinder:strip", "cylinder:stadium", "cylinder:rectangle", "cylinder:polygon",
-          "cylinder:ellipse", "cylinder:sinai", "roll4:disc-transversal", "roll4:planes", "roll3:strip",
-          "roll3:inside-cylinder", "roll4:disc"};
+  std::vector<std::string> names;
+  for (const SystemTraits& t : kSystems) names.emplace_back(t.name);
+  return names;
+}
+
+std::string systems_with(bool (*has)(const SystemTraits&)) {
+  std::vector<std::string> names;
+  for (const SystemTraits& t : kSystems)
+    if (has(t)) names.emplace_back(t.name);
+  std::string text;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  return text;
 }
 
 SystemSchema system_schema(const std::string& name) {
-  SystemSchema s;
-  s.name = name;
-  s.needs_t_max = false;
-  s.allows_gravity = true;
-  const ParamRule r_noslip = rule("r", P_BALL_R, 0.0, nonneg, ">= 0 (ball radius; sets the contact point)");
-  const ParamRule g = rule("g", P_G, 0.0, any, "any number (acceleration along -y in 2D, -z in 3D)");
-  if (name == "roll4:disc-transversal") {
-    s.model = ModelKind::roll_disc_transversal;
-    s.table = TableKind::disc;
-    s.dim = 2;
-    s.parameters = {rule("R", P_R, 1.0, positive, "> 0 (plate cross-section radius)"),
-                    rule("r", P_BALL_R, std::nullopt, positive, "> 0 (rolling ball radius)")};
-    s.starts = {{"rim_entry",
-                 {StartKind::rim_entry,
-                  {rule("v2", P_V2, 0.0, any, "any number; v2^2 + S12^2 < speed^2 else the pixel is masked"),
-                   rule("S12", P_S12, 0.0, any, "any number"),
-                   rule("speed", P_SPEED, 1.0, positive, "> 0 (radius of the energy sphere)")}}}};
-    s.default_start = "rim_entry";
-    s.observables = {"status", "events", "t_end", "energy_error", "exit_time", "exit_arc", "exit_side"};
-    s.needs_t_max = true;
-    s.allows_gravity = false;
-    return s;
-  }
-  if (name == "roll4:disc") {
-    // Sections 5.1-5.5, Proposition 12 (include/skipstone/rolling/roll4_disc.hpp)
-    s.model = ModelKind::roll_disc;
-    s.table = TableKind::none;
-    s.dim = 3;
-    s.parameters = rolling_parameters(
-        rule("R", P_R, 1.0, positive, "> 0 (radius of the cross-section disc of the solid cylinder)"),
-        "> 0 (rolling ball radius)");
-    const std::vector<ParamRule> face = {
-        rule("x1", P_X1, 0.0, any, "any number (position on the face; outside the disc the trajectory is masked)"),
-        rule("x2", P_X2, 0.0, any, "any number"), rule("z", P_Z, 0.0, any, "any number (initial height)"),
-        rule("v1", P_V1, 1.0, any, "any number (ambient velocity, e1)"),
-        rule("v2", P_V2, 0.0, any, "any number (ambient velocity, e2)"),
-        rule("v3", P_V3, 0.0, any, "any number (vertical velocity)"),
-        rule("S12", P_S12, 0.0, any, "any number (ambient spin S_ij = e_i . S e_j)"),
-        rule("S13", P_S13, 0.0, any, "any number"), rule("S23", P_S23, 0.0, any, "any number")};
-    s.starts = {{"plate", {StartKind::interior, face}},             // N^+, x4 = +r
-                {"plate_minus", {StartKind::plate_minus, face}}};  // N^-, x4 = -r
-    s.default_start = "plate";
-    s.observables = kNoSlipObservables;
-    s.observables.insert(s.observables.end(), kCausticObservables.begin(), kCausticObservables.end());
-    return s;
-  }
-  if (name == "roll4:planes" || name == "roll3:strip") {
-    // Sections 5.4 and 4.1: exact per segment (include/skipstone/rolling/stadium_segments.hpp)
-    const bool planes = name == "roll4:planes";
-    s.model = planes ? ModelKind::roll_planes : ModelKind::roll_strip;
-    s.table = TableKind::none;
-    s.dim = planes ? 3 : 2;
-    s.parameters = rolling_parameters(
-        rule("L", P_L, 1.0, positive, "> 0 (width of the plate: length of the flat parts of N_r)"),
-        "> 0 (rolling ball radius)");
-    std::vector<ParamRule> keys = {
-        rule("x1", P_X1, 0.0, any, "any number (position on the + sheet; outside [-L/2, L/2] the trajectory is masked)"),
-        rule("z", P_Z, 0.0, any, "any number (initial height)"),
-        rule("v1", P_V1, 1.0, nonzero, "!= 0 (speed along the stadium; > 0 rolls towards x1 = -L/2 first)"),
-        rule("v2", P_V2, 0.0, any, planes ? "any number (velocity along the planes)" : "any number (vertical velocity)")};
-    if (planes) {
-      keys.push_back(rule("v3", P_V3, 0.0, any, "any number (vertical velocity)"));
-      keys.push_back(rule("S12", P_S12, 0.0, any, "any number"));
-      keys.push_back(rule("S13", P_S13, 0.0, any, "any number"));
-      keys.push_back(rule("S23", P_S23, 0.0, any, "any number"));
-    } else {
-      keys.push_back(rule("spin", P_SPIN, 0.0, any, "any number (s, S = s E1^E2)"));
-    }
-    s.starts = {{"plate", {StartKind::interior, keys}}};
-    s.default_start = "plate";
-    s.observables = kNoSlipObservables;
-    return s;
-  }
-  if (name == "roll3:inside-cylinder") {
-    // Figure 2 (left), classical: closed form (include/skipstone/rolling/roll3_inside_cylinder.hpp)
-    s.model = ModelKind::roll_inside_cylinder;
-    s.table = TableKind::none;
-    s.dim = 3;
-    s.parameters = rolling_parameters(rule("R", P_R, 1.0, positive, "> 0 (radius of the cylinder wall)"),
-                                      "> 0 and < R (rolling ball radius)");
-    s.starts = {{"wall",
-                 {StartKind::interior,
-                  {rule("angle", P_ANGLE, 0.0, any, "any number (angular position of the centre, radians)"),
-                   rule("z", P_Z, 0.0, any, "any number (initial height)"),
-                   rule("v1", P_V1, 1.0, any, "any number (horizontal speed; > 0 counterclockwise seen from above)"),
-                   rule("v2", P_V2, 0.0, any, "any number (vertical velocity)"),
-                   rule("spin", P_SPIN, 0.0, any, "any number (s = eta r omega . e_rho, spin about the wall normal)")}}}};
-    s.default_start = "wall";
-    s.observables = kNoSlipObservables;
-    return s;
-  }
-  if (name == "sphere") {
-    s.model = ModelKind::noslip_sphere;
-    s.table = TableKind::none;
-    s.dim = 3;
-    s.parameters = {rule("R", P_R, 1.0, positive, "> 0"), r_noslip, g};
-    s.starts = {{"interior", interior3()}};
-    s.default_start = "interior";
-    s.observables = kNoSlipObservables;
-    s.observables.push_back("annulus_axis");
-    s.observables.push_back("annulus_width");
-    return s;
-  }
-  const bool cylinder = name.rfind("cylinder:", 0) == 0;
-  const std::string table = cylinder ? name.substr(9) : name;
-  s.table = table_kind(table);
-  if (s.table == TableKind::none) {
+  const SystemTraits* traits = find_system(name);
+  if (!traits) {
     std::string known;
     for (const auto& n : system_names()) known += (known.empty() ? "" : ", ") + n;
     throw ConfigError("system", "unknown system " + show(name) + "; known systems: " + known);
   }
-  s.model = cylinder ? ModelKind::noslip_cylinder : ModelKind::noslip_plane;
-  s.dim = cylinder ? 3 : 2;
-  s.parameters = concat(table_rules(s.table), {r_noslip, g});
-  s.starts = cylinder ? cylinder_starts() : plane_starts(s.table);
-  s.default_start = "interior";
-  s.observables = kNoSlipObservables;
-  if (s.table == TableKind::disc) s.observables.insert(s.observables.end(), kCausticObservables.begin(), kCausticObservables.end());
-  if (s.table == TableKind::sinai) {
-    s.needs_t_max = true;                // a flight in a scatterer-free corridor never ends
-    s.allows_gravity = cylinder;         // in-plane gravity on a torus has no floor
+  SystemSchema s;
+  s.name = name;
+  s.traits = *traits;
+  s.observables = observable_names(traits->observables);
+  const ParamRule r_noslip = rule("r", P_BALL_R, 0.0, nonneg, ">= 0 (ball radius; sets the contact point)");
+  const ParamRule g = rule("g", P_G, 0.0, any, "any number (acceleration along -y in 2D, -z in 3D)");
+  switch (traits->model) {
+    case ModelKind::roll_disc_transversal:
+      s.parameters = {rule("R", P_R, 1.0, positive, "> 0 (plate cross-section radius)"),
+                      rule("r", P_BALL_R, std::nullopt, positive, "> 0 (rolling ball radius)")};
+      s.starts = {{"rim_entry",
+                   {StartKind::rim_entry,
+                    {rule("v2", P_V2, 0.0, any, "any number; v2^2 + S12^2 < speed^2 else the pixel is masked"),
+                     rule("S12", P_S12, 0.0, any, "any number"),
+                     rule("speed", P_SPEED, 1.0, positive, "> 0 (radius of the energy sphere)")}}}};
+      s.default_start = "rim_entry";
+      return s;
+    case ModelKind::roll_disc: {
+      // Sections 5.1-5.5, Proposition 12 (include/skipstone/rolling/roll4_disc.hpp)
+      s.parameters = rolling_parameters(
+          rule("R", P_R, 1.0, positive, "> 0 (radius of the cross-section disc of the solid cylinder)"),
+          "> 0 (rolling ball radius)");
+      const std::vector<ParamRule> face = {
+          rule("x1", P_X1, 0.0, any, "any number (position on the face; outside the disc the trajectory is masked)"),
+          rule("x2", P_X2, 0.0, any, "any number"), rule("z", P_Z, 0.0, any, "any number (initial height)"),
+          rule("v1", P_V1, 1.0, any, "any number (ambient velocity, e1)"),
+          rule("v2", P_V2, 0.0, any, "any number (ambient velocity, e2)"),
+          rule("v3", P_V3, 0.0, any, "any number (vertical velocity)"),
+          rule("S12", P_S12, 0.0, any, "any number (ambient spin S_ij = e_i . S e_j)"),
+          rule("S13", P_S13, 0.0, any, "any number"), rule("S23", P_S23, 0.0, any, "any number")};
+      s.starts = {{"plate", {StartKind::interior, face}},             // N^+, x4 = +r
+                  {"plate_minus", {StartKind::plate_minus, face}}};  // N^-, x4 = -r
+      s.default_start = "plate";
+      return s;
+    }
+    case ModelKind::roll_planes:
+    case ModelKind::roll_strip: {
+      // Sections 5.4 and 4.1: exact per segment (include/skipstone/rolling/stadium_segments.hpp)
+      const bool planes = traits->model == ModelKind::roll_planes;
+      s.parameters = rolling_parameters(
+          rule("L", P_L, 1.0, positive, "> 0 (width of the plate: length of the flat parts of N_r)"),
+          "> 0 (rolling ball radius)");
+      std::vector<ParamRule> keys = {
+          rule("x1", P_X1, 0.0, any, "any number (position on the + sheet; outside [-L/2, L/2] the trajectory is masked)"),
+          rule("z", P_Z, 0.0, any, "any number (initial height)"),
+          rule("v1", P_V1, 1.0, nonzero, "!= 0 (speed along the stadium; > 0 rolls towards x1 = -L/2 first)"),
+          rule("v2", P_V2, 0.0, any, planes ? "any number (velocity along the planes)" : "any number (vertical velocity)")};
+      if (planes) {
+        keys.push_back(rule("v3", P_V3, 0.0, any, "any number (vertical velocity)"));
+        keys.push_back(rule("S12", P_S12, 0.0, any, "any number"));
+        keys.push_back(rule("S13", P_S13, 0.0, any, "any number"));
+        keys.push_back(rule("S23", P_S23, 0.0, any, "any number"));
+      } else {
+        keys.push_back(rule("spin", P_SPIN, 0.0, any, "any number (s, S = s E1^E2)"));
+      }
+      s.starts = {{"plate", {StartKind::interior, keys}}};
+      s.default_start = "plate";
+      return s;
+    }
+    case ModelKind::roll_inside_cylinder:
+      // Figure 2 (left), classical: closed form (include/skipstone/rolling/roll3_inside_cylinder.hpp)
+      s.parameters = rolling_parameters(rule("R", P_R, 1.0, positive, "> 0 (radius of the cylinder wall)"),
+                                        "> 0 and < R (rolling ball radius)");
+      s.starts = {{"wall",
+                   {StartKind::interior,
+                    {rule("angle", P_ANGLE, 0.0, any, "any number (angular position of the centre, radians)"),
+                     rule("z", P_Z, 0.0, any, "any number (initial height)"),
+                     rule("v1", P_V1, 1.0, any, "any number (horizontal speed; > 0 counterclockwise seen from above)"),
+                     rule("v2", P_V2, 0.0, any, "any number (vertical velocity)"),
+                     rule("spin", P_SPIN, 0.0, any, "any number (s = eta r omega . e_rho, spin about the wall normal)")}}}};
+      s.default_start = "wall";
+      return s;
+    case ModelKind::noslip_sphere:
+      s.parameters = {rule("R", P_R, 1.0, positive, "> 0"), r_noslip, g};
+      s.starts = {{"interior", interior3()}};
+      s.default_start = "interior";
+      return s;
+    case ModelKind::noslip_plane:
+    case ModelKind::noslip_cylinder: {
+      const bool cylinder = traits->model == ModelKind::noslip_cylinder;
+      s.parameters = concat(table_rules(traits->table), {r_noslip, g});
+      s.starts = cylinder ? cylinder_starts() : plane_starts(traits->table);
+      s.default_start = "interior";
+      return s;
+    }
   }
-  return s;
+  throw std::logic_error("system " + name + ": no catalogue entry for its model");
 }
 
 std::optional<CrossError> check_cross_constraints(const SystemSchema& s, StartKind start, const double* p,
                                                   double gamma) {
   if (start == StartKind::impact && !(gamma > 0.0))
     return CrossError{"gamma", "the impact start sets the spin from the contact slip and needs gamma > 0"};
-  if (s.model == ModelKind::roll_inside_cylinder && !(p[P_BALL_R] < p[P_R]))
+  if (s.traits.model == ModelKind::roll_inside_cylinder && !(p[P_BALL_R] < p[P_R]))
     return CrossError{"r", "the ball must fit inside the cylinder: r < R (got r " + std::to_string(p[P_BALL_R]) +
                                ", R " + std::to_string(p[P_R]) + ")"};
-  if (s.table == TableKind::sinai) {
+  if (s.traits.table == TableKind::sinai) {
     if (!(p[P_RADIUS] < 0.5 * p[P_SIDE]))
       return CrossError{"radius", "scatterer radius must be < side/2 (got radius " + std::to_string(p[P_RADIUS]) +
                                       ", side " + std::to_string(p[P_SIDE]) + ")"};
@@ -266,13 +248,6 @@ std::optional<CrossError> check_cross_constraints(const SystemSchema& s, StartKi
   return std::nullopt;
 }
 
-std::string param_name(Param p) {
-  static const char* names[kParamCount] = {"moment", "g", "r", "R", "L", "width", "height", "a", "b",
-                                           "half_length", "side", "radius", "x", "y", "z", "vx", "vy", "vz",
-                                           "wx", "wy", "wz", "spin", "boundary_s", "angle", "speed", "slip",
-                                           "slip_z", "spin_normal", "v2", "S12", "v1", "v3", "S13", "S23", "x1",
-                                           "g_effective", "x2"};
-  return names[p];
-}
+std::string param_name(Param p) { return kParamNames[p]; }
 
 }  // namespace skipstone

@@ -14,6 +14,7 @@
 #include "skipstone/noslip_trajectory.hpp"
 #include "skipstone/scan_point.hpp"
 #include "skipstone/sinks.hpp"
+#include "skipstone/system_traits.hpp"
 #include "skipstone/tables/cylinder.hpp"
 #include "skipstone/tables/disc.hpp"
 #include "skipstone/tables/ellipse.hpp"
@@ -201,37 +202,38 @@ SKIPSTONE_HD SKIPSTONE_INLINE PolygonTable polygon_table(const ScanSpec& spec, c
   return poly;
 }
 
-// The table T of this scan point, handed to `f` as a concrete type, with whether the
-// chord-distance observables (caustics) apply: T is a compile-time constant here, so a kernel
-// instantiated for one table holds only that table's code.
+// The table T of this scan point, handed to `f` as a concrete type: T is a compile-time
+// constant here, so a kernel instantiated for one table holds only that table's code.
 template <TableKind T, class F>
 SKIPSTONE_HD void with_plane_table_of(const ScanSpec& spec, const ScanPoint& pt, F&& f) {
   const double* p = pt.p;
-  if constexpr (T == TableKind::disc) f(DiscTable{p[P_R]}, true);
-  else if constexpr (T == TableKind::strip) f(StripTable{p[P_L]}, false);
-  else if constexpr (T == TableKind::stadium) f(StadiumTable{p[P_HALF_LENGTH], p[P_R]}, false);
-  else if constexpr (T == TableKind::ellipse) f(EllipseTable{p[P_A], p[P_B]}, false);
-  else if constexpr (T == TableKind::sinai) f(SinaiTable{p[P_SIDE], p[P_RADIUS]}, false);
+  if constexpr (T == TableKind::disc) f(DiscTable{p[P_R]});
+  else if constexpr (T == TableKind::strip) f(StripTable{p[P_L]});
+  else if constexpr (T == TableKind::stadium) f(StadiumTable{p[P_HALF_LENGTH], p[P_R]});
+  else if constexpr (T == TableKind::ellipse) f(EllipseTable{p[P_A], p[P_B]});
+  else if constexpr (T == TableKind::sinai) f(SinaiTable{p[P_SIDE], p[P_RADIUS]});
   else if constexpr (T == TableKind::rectangle || T == TableKind::polygon)
-    f(polygon_table(spec, pt, T == TableKind::rectangle), false);
+    f(polygon_table(spec, pt, T == TableKind::rectangle));
 }
 
 // The setup of this scan point for model M (a no-slip model) on table T in precision P, handed
-// to `f` (float only for the disc and cylinder:disc: simulate.hpp, visit_variant).
+// to `f` (float only where the system has a float kernel: simulate.hpp, visit_variant). The
+// chord-distance observables (caustics) are accumulated where the system has them (kSystems).
 template <ModelKind M, TableKind T, Precision P, class F>
 SKIPSTONE_HD void with_noslip_setup_of(const ScanSpec& spec, const ScanPoint& pt, F&& f) {
   const auto in_precision = [&](const auto& su) {
     if constexpr (P == Precision::float32) f(setup_as<float>(su));
     else f(su);
   };
+  constexpr bool caustics = (system_traits(M, T).observables & kObsCaustic) != 0;
   if constexpr (M == ModelKind::noslip_sphere) {
+    static_assert(!caustics && (system_traits(M, T).observables & kObsAnnulus) != 0,
+                  "sphere_setup accumulates the annulus observables, not the caustics");
     f(sphere_setup(spec, pt));
   } else if constexpr (M == ModelKind::noslip_cylinder) {
-    with_plane_table_of<T>(spec, pt,
-                           [&](const auto& t, bool caustics) { in_precision(cylinder_setup(t, spec, pt, caustics)); });
+    with_plane_table_of<T>(spec, pt, [&](const auto& t) { in_precision(cylinder_setup(t, spec, pt, caustics)); });
   } else {
-    with_plane_table_of<T>(spec, pt,
-                           [&](const auto& t, bool caustics) { in_precision(plane_setup(t, spec, pt, caustics)); });
+    with_plane_table_of<T>(spec, pt, [&](const auto& t) { in_precision(plane_setup(t, spec, pt, caustics)); });
   }
 }
 

@@ -1,5 +1,5 @@
 // The resolved, validated description of a scan as the kernels see it: a plain struct copied
-// by value to the device. Host code (host/config.cpp) builds it from the JSON config; kernels
+// by value to the device. Host code (host/config/) builds it from the JSON config; kernels
 // turn (spec, trajectory index) into one trajectory's parameters (scan_point.hpp) without any
 // per-trajectory data from the host.
 #pragma once
@@ -33,31 +33,59 @@ enum class StartKind : std::int32_t {
 
 enum class MomentForm : std::int32_t { gamma = 0, eta = 1, beta = 2 };
 
-// Every scalar a trajectory can depend on. Any of them can be a scan axis.
+// Every scalar a trajectory can depend on, with its name in configs, messages and metadata:
+// X(enumerator, name), one list for the enum and the names. Any of them can be a scan axis.
+#define SKIPSTONE_PARAMS(X)                                                                            \
+  X(P_MOMENT, "moment")          /* gamma, eta or beta, as MomentForm says */                        \
+  X(P_G, "g")                    /* gravity (physical acceleration) */                               \
+  X(P_BALL_R, "r")               /* ball radius */                                                   \
+  X(P_R, "R")                    /* disc/sphere/cap radius */                                        \
+  X(P_L, "L")                    /* strip width */                                                   \
+  X(P_WIDTH, "width")            /* rectangle */                                                     \
+  X(P_HEIGHT, "height")                                                                              \
+  X(P_A, "a")                    /* ellipse semi-axes */                                             \
+  X(P_B, "b")                                                                                        \
+  X(P_HALF_LENGTH, "half_length")  /* stadium */                                                     \
+  X(P_SIDE, "side")              /* sinai cell side and scatterer radius */                          \
+  X(P_RADIUS, "radius")                                                                              \
+  X(P_X, "x")                                                                                        \
+  X(P_Y, "y")                                                                                        \
+  X(P_Z, "z")                                                                                        \
+  X(P_VX, "vx")                                                                                      \
+  X(P_VY, "vy")                                                                                      \
+  X(P_VZ, "vz")                                                                                      \
+  X(P_WX, "wx")                                                                                      \
+  X(P_WY, "wy")                                                                                      \
+  X(P_WZ, "wz")                                                                                      \
+  X(P_SPIN, "spin")              /* 2D spin s, S = s J */                                            \
+  X(P_BOUNDARY_S, "boundary_s")  /* boundary parameter in [0, 1) */                                  \
+  X(P_ANGLE, "angle")            /* direction angle (meaning depends on the start kind) */           \
+  X(P_SPEED, "speed")                                                                                \
+  X(P_SLIP, "slip")                                                                                  \
+  X(P_SLIP_Z, "slip_z")                                                                              \
+  X(P_SPIN_NORMAL, "spin_normal")                                                                    \
+  X(P_V2, "v2")                  /* rolling rim entry: tangential velocity and spin */               \
+  X(P_S12, "S12")                /* on the energy sphere */                                          \
+  X(P_V1, "v1")                  /* rolling plate starts (roll4:planes, roll3:strip): frame */       \
+  X(P_V3, "v3")                  /* velocities and spins */                                          \
+  X(P_S13, "S13")                                                                                    \
+  X(P_S23, "S23")                                                                                    \
+  X(P_X1, "x1")                  /* rolling plate start: position x1 on the + sheet */               \
+  X(P_G_EFF, "g_effective")      /* effective gravity of a rolling ball, g / (1 + gamma^2) */        \
+  X(P_X2, "x2")                  /* rolling plate start: position x2 (roll4:disc) */
+
 enum Param : std::int32_t {
-  P_MOMENT = 0,   // gamma, eta or beta, as MomentForm says
-  P_G,            // gravity (physical acceleration)
-  P_BALL_R,       // r, ball radius
-  P_R,            // disc/sphere/cap radius R
-  P_L,            // strip width L
-  P_WIDTH, P_HEIGHT,  // rectangle
-  P_A, P_B,       // ellipse semi-axes
-  P_HALF_LENGTH,  // stadium
-  P_SIDE, P_RADIUS,  // sinai cell side and scatterer radius
-  P_X, P_Y, P_Z,
-  P_VX, P_VY, P_VZ,
-  P_WX, P_WY, P_WZ,
-  P_SPIN,         // 2D spin s, S = s J
-  P_BOUNDARY_S,   // boundary parameter in [0, 1)
-  P_ANGLE,        // direction angle (meaning depends on the start kind)
-  P_SPEED,
-  P_SLIP, P_SLIP_Z, P_SPIN_NORMAL,
-  P_V2, P_S12,    // rolling rim entry: tangential velocity and spin on the energy sphere
-  P_V1, P_V3, P_S13, P_S23,  // rolling plate starts (roll4:planes, roll3:strip): frame velocities and spins
-  P_X1,           // rolling plate start: position x1 on the + sheet
-  P_G_EFF,        // effective gravity of a rolling ball, the paper's g (= g / (1 + gamma^2))
-  P_X2,           // rolling plate start: position x2 (roll4:disc)
+#define SKIPSTONE_PARAM_ID(id, name) id,
+  SKIPSTONE_PARAMS(SKIPSTONE_PARAM_ID)
+#undef SKIPSTONE_PARAM_ID
   kParamCount
+};
+
+// kParamNames[p]: the name of Param p.
+inline constexpr const char* kParamNames[kParamCount] = {
+#define SKIPSTONE_PARAM_NAME(id, name) name,
+    SKIPSTONE_PARAMS(SKIPSTONE_PARAM_NAME)
+#undef SKIPSTONE_PARAM_NAME
 };
 
 constexpr int kMaxAxes = 8;
@@ -91,7 +119,7 @@ struct ScanSpec {
   double corner_tolerance;  // relative to the table size
   double rtol, atol;        // rolling integrator tolerances
   std::uint64_t max_steps;  // rolling integrator step budget
-  Precision precision;      // float32: the float kernel (roll4:disc-transversal only; options.precision)
+  Precision precision;      // float32: the float kernel (options.precision; kSystems: float_kernel)
 };
 
 }  // namespace skipstone

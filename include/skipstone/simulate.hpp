@@ -6,7 +6,10 @@
 // roll3:inside-cylinder, the junctions and rim steps of roll4:disc: on_event) or the integrator
 // steps of the Figure-18 system (on_step).
 #pragma once
+#include <cstddef>
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 #include "skipstone/noslip_model.hpp"
 #include "skipstone/rolling/disc_transversal.hpp"
@@ -15,6 +18,7 @@
 #include "skipstone/rolling/roll4_disc.hpp"
 #include "skipstone/rolling/roll4_planes.hpp"
 #include "skipstone/sinks.hpp"
+#include "skipstone/system_traits.hpp"
 
 namespace skipstone {
 
@@ -33,6 +37,9 @@ struct Variant {
 
 template <class V, class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_variant(const ScanSpec& spec, std::uint64_t index, Sink& sink) {
+  static_assert(find_system(V::model, V::table) != nullptr, "a variant is a system's (model, table): kSystems");
+  static_assert(V::precision == Precision::float64 || system_traits(V::model, V::table).float_kernel,
+                "a float variant of a system without a float kernel (kSystems)");
   const ScanPoint pt = scan_point(spec, index);
   constexpr ModelKind M = V::model;
   using T = scalar_of_precision<V::precision>;
@@ -58,60 +65,43 @@ inline bool scan_has_gravity(const ScanSpec& spec) {
   return spec.params[P_G] != 0.0;
 }
 
-// f(Variant<M, T, P, G>{}) with G from the scan (no-slip models).
+// f(Variant<M, T, P, G>{}) with G from the scan for a no-slip model, G = any otherwise.
 template <ModelKind M, TableKind T, Precision P, class F>
 void visit_gravity_variant(const ScanSpec& spec, F&& f) {
-  if (scan_has_gravity(spec)) f(Variant<M, T, P, GravityKind::any>{});
-  else f(Variant<M, T, P, GravityKind::none>{});
+  if constexpr (is_noslip(M)) {
+    if (!scan_has_gravity(spec)) {
+      f(Variant<M, T, P, GravityKind::none>{});
+      return;
+    }
+  }
+  f(Variant<M, T, P, GravityKind::any>{});
 }
 
-template <ModelKind M, class F>
-void visit_table_variant(const ScanSpec& spec, F&& f) {
-  constexpr Precision D = Precision::float64;
+// f(Variant<...>{}) for the system kSystems[I], in the scan's precision (float only where the
+// row has a float kernel: config validation rejects the others).
+template <std::size_t I, class F>
+void visit_system_variant(const ScanSpec& spec, F&& f) {
+  constexpr SystemTraits s = kSystems[I];
   if (spec.precision == Precision::float32) {
-    if (spec.table != TableKind::disc) throw std::invalid_argument("float kernels of no-slip models: table disc only");
-    visit_gravity_variant<M, TableKind::disc, Precision::float32>(spec, f);
-    return;
+    if constexpr (s.float_kernel) visit_gravity_variant<s.model, s.table, Precision::float32>(spec, f);
+    else throw std::invalid_argument(std::string("no float kernel for system ") + s.name);
+  } else {
+    visit_gravity_variant<s.model, s.table, Precision::float64>(spec, f);
   }
-  switch (spec.table) {
-    case TableKind::disc: visit_gravity_variant<M, TableKind::disc, D>(spec, f); return;
-    case TableKind::strip: visit_gravity_variant<M, TableKind::strip, D>(spec, f); return;
-    case TableKind::stadium: visit_gravity_variant<M, TableKind::stadium, D>(spec, f); return;
-    case TableKind::rectangle: visit_gravity_variant<M, TableKind::rectangle, D>(spec, f); return;
-    case TableKind::polygon: visit_gravity_variant<M, TableKind::polygon, D>(spec, f); return;
-    case TableKind::ellipse: visit_gravity_variant<M, TableKind::ellipse, D>(spec, f); return;
-    case TableKind::sinai: visit_gravity_variant<M, TableKind::sinai, D>(spec, f); return;
-    case TableKind::none: break;
-  }
-  throw std::invalid_argument("no-slip model without a table");
 }
 
-// f(Variant<M, none, P, any>{}) with P the scan's precision (the rolling models with a float kernel).
-template <ModelKind M, class F>
-void visit_precision_variant(const ScanSpec& spec, F&& f) {
-  if (spec.precision == Precision::float32) f(Variant<M, TableKind::none, Precision::float32, GravityKind::any>{});
-  else f(Variant<M, TableKind::none, Precision::float64, GravityKind::any>{});
-}
-
-// Calls f(Variant<...>{}) with the variant of spec (host side: which kernel runs a scan). Float
-// kernels exist for roll4:disc, roll4:disc-transversal and the no-slip disc and cylinder:disc
-// (config validation rejects the others).
-template <class F>
+// Calls f(Variant<...>{}) with the variant of spec (host side: which kernel runs a scan): one
+// model and table per row of kSystems, in each precision the row has, and for no-slip models
+// with and without gravity.
+template <class F, std::size_t I = 0>
 void visit_variant(const ScanSpec& spec, F&& f) {
-  constexpr Precision D = Precision::float64;
-  constexpr TableKind none = TableKind::none;
-  constexpr GravityKind any = GravityKind::any;
-  switch (spec.model) {
-    case ModelKind::roll_disc_transversal: visit_precision_variant<ModelKind::roll_disc_transversal>(spec, f); return;
-    case ModelKind::roll_disc: visit_precision_variant<ModelKind::roll_disc>(spec, f); return;
-    case ModelKind::roll_planes: f(Variant<ModelKind::roll_planes, none, D, any>{}); return;
-    case ModelKind::roll_strip: f(Variant<ModelKind::roll_strip, none, D, any>{}); return;
-    case ModelKind::roll_inside_cylinder: f(Variant<ModelKind::roll_inside_cylinder, none, D, any>{}); return;
-    case ModelKind::noslip_sphere: visit_gravity_variant<ModelKind::noslip_sphere, none, D>(spec, f); return;
-    case ModelKind::noslip_plane: visit_table_variant<ModelKind::noslip_plane>(spec, f); return;
-    case ModelKind::noslip_cylinder: visit_table_variant<ModelKind::noslip_cylinder>(spec, f); return;
+  if constexpr (I == kSystemCount) {
+    throw std::invalid_argument("no system has this model and table");
+  } else if (spec.model == kSystems[I].model && spec.table == kSystems[I].table) {
+    visit_system_variant<I>(spec, f);
+  } else {
+    visit_variant<F, I + 1>(spec, std::forward<F>(f));
   }
-  throw std::invalid_argument("unknown model");
 }
 
 // As the ensemble kernel of spec's variant computes trajectory `index` (host side), e.g. the
