@@ -19,11 +19,10 @@ namespace skipstone::cpu {
 namespace {
 
 // No-slip lanes: 16 in both precisions. Doubles: two AVX-512 registers, the latency of one hides
-// the other. Floats: one register, with the clock and sums in two registers of doubles (measured
-// on the bench disc, 4096 x 20000 impacts: 16 floats 0.146 s, 32 floats 0.159 s; double 0.19 s).
+// the other. Floats: one register, with the clock and sums in two registers of doubles (the lane
+// counts were chosen by timing; the figures are in benchmarks/RESULTS.md, History).
 constexpr int kNoSlipLanes = 16;
-// Rim lanes: one AVX-512 register of T (measured at 256^2: 8 doubles 0.081 s, 4 0.21 s,
-// 16 0.093 s, 32 0.099 s; 16 floats 0.054 s, 8 0.093 s, 32 0.054 s).
+// Rim lanes: one AVX-512 register of T (chosen by timing 4 to 32 lanes).
 template <class T>
 constexpr int kRimLanes = 64 / sizeof(T);
 

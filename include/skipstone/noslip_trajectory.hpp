@@ -1,7 +1,7 @@
 // One no-slip billiard trajectory, impact to impact (paper Section 2): exact free flights
 // (straight lines, or parabolas under gravity) between collisions located by the table, the
-// no-slip map Eq. (2)/(3) at each collision, and the per-trajectory observables of MODELS.md
-// section 4 accumulated on the way in registers. The same template serves the 2D tables, the
+// no-slip map Eq. (2)/(3) at each collision, and the per-trajectory observables (docs/config.md,
+// "Observables") accumulated on the way in registers. The same template serves the 2D tables, the
 // sphere and the cylinders, on host and device; `Sink` receives every event (the trace
 // command records them, ensembles pass a no-op). The scalar type T of the flights and collisions
 // is the state's: double, or float in the float kernels of the disc and cylinder:disc (set up in

@@ -26,7 +26,7 @@ namespace skipstone {
 // precision and, for no-slip models, whether any trajectory has gravity, as compile-time
 // constants. The ensemble kernel is instantiated once per variant so that each holds only its
 // own model's code and registers: one kernel for every model took the register budget of the
-// largest (the GBS integrator: 255 registers per thread on sm_90) for the no-slip disc too.
+// largest (the GBS integrator) for the no-slip disc too.
 template <ModelKind M, TableKind T, Precision P, GravityKind G>
 struct Variant {
   static constexpr ModelKind model = M;
