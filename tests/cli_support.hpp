@@ -54,6 +54,21 @@ struct CliResult {
   std::string out, err;
 };
 
+// Runs the shell `command` with stdout and stderr captured through the files `out` and `err`
+// (removed afterwards) and no standard input.
+inline CliResult run_captured(const std::string& command, const fs::path& out, const fs::path& err) {
+  const std::string cmd = command + " >" + shell_quote(out.string()) + " 2>" + shell_quote(err.string()) + " </dev/null";
+  const int st = std::system(cmd.c_str());
+  CliResult r;
+  r.rc = (st != -1 && WIFEXITED(st)) ? WEXITSTATUS(st) : -1;
+  r.out = read_text(out);
+  r.err = read_text(err);
+  std::error_code ec;
+  fs::remove(out, ec);
+  fs::remove(err, ec);
+  return r;
+}
+
 // A fresh temporary folder per test; every child process's stdout/stderr is captured there.
 class CliTest : public ::testing::Test {
  protected:
@@ -77,17 +92,7 @@ class CliTest : public ::testing::Test {
     const unsigned id = calls_++;
     const fs::path out = dir_ / ("stdout." + std::to_string(id) + ".txt");
     const fs::path err = dir_ / ("stderr." + std::to_string(id) + ".txt");
-    const std::string cmd = shell_quote(SKIPSTONE_BINARY) + (args.empty() ? "" : " " + args) + " >" +
-                            shell_quote(out.string()) + " 2>" + shell_quote(err.string()) + " </dev/null";
-    const int st = std::system(cmd.c_str());
-    CliResult r;
-    r.rc = (st != -1 && WIFEXITED(st)) ? WEXITSTATUS(st) : -1;
-    r.out = read_text(out);
-    r.err = read_text(err);
-    std::error_code ec;
-    fs::remove(out, ec);
-    fs::remove(err, ec);
-    return r;
+    return run_captured(shell_quote(SKIPSTONE_BINARY) + (args.empty() ? "" : " " + args), out, err);
   }
 
   fs::path write_config(const std::string& name, const std::string& text) {

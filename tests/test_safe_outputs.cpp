@@ -50,16 +50,7 @@ class SafeOutputs : public CliTest {
   // `sh -c SCRIPT` in the test folder, with stdout and stderr captured.
   CliResult shell(const std::string& script) {
     const fs::path out = dir_ / "sh.stdout.txt", err = dir_ / "sh.stderr.txt";
-    const std::string cmd = "cd " + shell_quote(dir_.string()) + " && sh -c " + shell_quote(script) + " >" +
-                            shell_quote(out.string()) + " 2>" + shell_quote(err.string()) + " </dev/null";
-    const int st = std::system(cmd.c_str());
-    CliResult r;
-    r.rc = (st != -1 && WIFEXITED(st)) ? WEXITSTATUS(st) : -1;
-    r.out = read_text(out);
-    r.err = read_text(err);
-    fs::remove(out);
-    fs::remove(err);
-    return r;
+    return run_captured("cd " + shell_quote(dir_.string()) + " && sh -c " + shell_quote(script), out, err);
   }
   static std::string bin() { return shell_quote(SKIPSTONE_BINARY); }
   CliResult trace(const fs::path& config, const std::string& out) {
