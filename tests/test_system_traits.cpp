@@ -64,6 +64,8 @@ std::string model_name(skipstone::ModelKind m) {
     case ModelKind::roll_strip: return "roll_strip";
     case ModelKind::roll_inside_cylinder: return "roll_inside_cylinder";
     case ModelKind::roll_disc: return "roll_disc";
+    case ModelKind::roll3_table: return "roll3_table";
+    case ModelKind::roll4_table: return "roll4_table";
   }
   return "?";
 }

@@ -106,9 +106,14 @@ void read_parameters(JsonReader& params, RunConfig& rc) {
   read_rules(params, sys.parameters, "parameters", rc);
   if (find_rule(sys.parameters, "g_effective")) read_gravity(params, rc);
   if (sys.traits.table == TableKind::polygon) read_polygon(params, rc);
-  if (!sys.traits.allows_gravity && rc.spec.params[P_G] != 0.0)
-    throw ConfigError("parameters.g", "value " + number_text(rc.spec.params[P_G]) + " is not allowed for system " +
-                                          sys.name + ": a torus has no floor; allowed: 0 (use cylinder:sinai for gravity along the axis)");
+  if (!sys.traits.allows_gravity && (rc.spec.params[P_G] != 0.0 || rc.spec.params[P_G_EFF] != 0.0)) {
+    const bool eff = rc.spec.params[P_G] == 0.0;
+    const std::string along = sys.traits.model == ModelKind::roll3_table ? "roll4:sinai" : "cylinder:sinai";
+    throw ConfigError(eff ? "parameters.g_effective" : "parameters.g",
+                      "value " + number_text(rc.spec.params[eff ? P_G_EFF : P_G]) + " is not allowed for system " +
+                          sys.name + ": a torus has no floor; allowed: 0 (use " + along +
+                          " for gravity along the axis)");
+  }
 }
 
 }  // namespace skipstone

@@ -175,6 +175,32 @@ SystemSchema system_schema(const std::string& name) {
       s.default_start = "plate";
       return s;
     }
+    case ModelKind::roll3_table:
+    case ModelKind::roll4_table: {
+      // Sections 5.1-5.5, Proposition 12 with the wall's curvature (include/skipstone/rolling/table_roll.hpp)
+      const bool roll4 = traits->model == ModelKind::roll4_table;
+      std::vector<ParamRule> size = table_rules(traits->table);
+      s.parameters = rolling_parameters(size.back(), traits->table == TableKind::sinai
+                                                          ? "> 0 and < radius (rolling ball radius)"
+                                                          : "> 0 (rolling ball radius)");
+      s.parameters.insert(s.parameters.begin(), size.begin(), size.end() - 1);
+      std::vector<ParamRule> face = {
+          rule("x1", P_X1, 0.0, any, "any number (position on the face; off the plate the trajectory is masked)"),
+          rule("x2", P_X2, 0.0, any, "any number"),
+          rule("v1", P_V1, 1.0, any, "any number (ambient velocity, e1)"),
+          rule("v2", P_V2, 0.0, any, "any number (ambient velocity, e2)"),
+          rule("S12", P_S12, 0.0, any, "any number (ambient spin S_12 = e_1 . S e_2)")};
+      if (roll4) {
+        face.insert(face.begin() + 2, rule("z", P_Z, 0.0, any, "any number (initial height along the axis)"));
+        face.insert(face.begin() + 5, rule("v3", P_V3, 0.0, any, "any number (velocity along the axis)"));
+        face.push_back(rule("S13", P_S13, 0.0, any, "any number"));
+        face.push_back(rule("S23", P_S23, 0.0, any, "any number"));
+      }
+      s.starts = {{"plate", {StartKind::interior, face}},             // N^+
+                  {"plate_minus", {StartKind::plate_minus, face}}};  // N^-
+      s.default_start = "plate";
+      return s;
+    }
     case ModelKind::roll_planes:
     case ModelKind::roll_strip: {
       // Sections 5.4 and 4.1: exact per segment (include/skipstone/rolling/stadium_segments.hpp)
@@ -240,6 +266,11 @@ std::optional<CrossError> check_cross_constraints(const SystemSchema& s, StartKi
     if (!(p[P_RADIUS] < 0.5 * p[P_SIDE]))
       return CrossError{"radius", "scatterer radius must be < side/2 (got radius " + std::to_string(p[P_RADIUS]) +
                                       ", side " + std::to_string(p[P_SIDE]) + ")"};
+    const bool rolling = s.traits.model == ModelKind::roll3_table || s.traits.model == ModelKind::roll4_table;
+    if (rolling && !(p[P_BALL_R] < p[P_RADIUS]))
+      return CrossError{"r", "the rolling ball must be smaller than the scatterer: r < radius, else the curved part "
+                             "around the hole has focal points (got r " + std::to_string(p[P_BALL_R]) + ", radius " +
+                                 std::to_string(p[P_RADIUS]) + ")"};
     if (p[P_BALL_R] > p[P_RADIUS])
       return CrossError{"r", "ball radius r is too large for the table: the physical scatterer radius is radius - r "
                              "and must be >= 0 (got r " + std::to_string(p[P_BALL_R]) + ", radius " +

@@ -19,6 +19,8 @@ enum class ModelKind : std::int32_t {
   roll_strip = 5,         // roll3:strip, 3D ball on a vertical strip (Section 4.1)
   roll_inside_cylinder = 6,  // roll3:inside-cylinder, 3D ball on the inner wall of a cylinder (Figure 2)
   roll_disc = 7,          // roll4:disc, 4D ball on a solid circular cylinder (Sections 5.1-5.5)
+  roll3_table = 8,        // roll3:<table>, 3D ball on the plate of a 2D table and over its edge
+  roll4_table = 9,        // roll4:<table>, 4D ball on the solid cylinder over a 2D table
 };
 
 enum class TableKind : std::int32_t { disc = 0, strip, stadium, rectangle, polygon, ellipse, sinai, none };

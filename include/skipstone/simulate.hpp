@@ -3,7 +3,7 @@
 // variant. simulate_trajectory picks the variant of a spec at run time and runs the same
 // function: the trace command and the scalar reference loops of tests and benchmarks. The sink
 // sees the events (no-slip impacts, the segment ends of roll3:strip/roll4:planes, the turns of
-// roll3:inside-cylinder, the junctions and rim steps of roll4:disc: on_event) or the integrator
+// roll3:inside-cylinder, the junctions and rim steps of roll4:disc and the rolling tables: on_event) or the integrator
 // steps of the Figure-18 system (on_step).
 #pragma once
 #include <cstddef>
@@ -17,6 +17,7 @@
 #include "skipstone/rolling/roll3_strip.hpp"
 #include "skipstone/rolling/roll4_disc.hpp"
 #include "skipstone/rolling/roll4_planes.hpp"
+#include "skipstone/rolling/table_roll.hpp"
 #include "skipstone/sinks.hpp"
 #include "skipstone/system_traits.hpp"
 
@@ -45,6 +46,10 @@ SKIPSTONE_HD TrajectoryResult simulate_variant(const ScanSpec& spec, std::uint64
   using T = scalar_of_precision<V::precision>;
   if constexpr (M == ModelKind::roll_disc_transversal) {
     return simulate_disc_transversal<T>(spec, pt, sink);
+  } else if constexpr (M == ModelKind::roll3_table) {
+    return simulate_table_roll<6, V::table>(spec, pt, sink);
+  } else if constexpr (M == ModelKind::roll4_table) {
+    return simulate_table_roll<10, V::table>(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll_disc) {
     return simulate_roll4_disc<T>(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll_planes) {

@@ -69,6 +69,16 @@ constexpr SystemTraits noslip(const char* name, ModelKind m, TableKind t, bool r
           !sinai || m == cylinder,  // in-plane gravity on a torus has no floor
           Sampling::none};
 }
+// roll3:<table> (N = 6) and roll4:<table> (N = 10) of rolling/table_roll.hpp: starts on either
+// face, the height observables (roll3: the centre's y against the in-plane gravity; roll4: the
+// axial height) and the caustics on the disc. On the Sinai torus a flight in a corridor never
+// ends, and roll3's in-plane gravity has no floor there.
+constexpr SystemTraits rolling(const char* name, ModelKind m, TableKind t) {
+  const bool sinai = t == TableKind::sinai;
+  return {name, m, t, 3, interior | start_bit(StartKind::plate_minus),
+          t == TableKind::disc ? noslip_obs | kObsCaustic : noslip_obs, false, Lanes::none, sinai,
+          !(sinai && m == ModelKind::roll3_table), Sampling::none};
+}
 }  // namespace traits_detail
 
 // Every system, in the order the CLI help and the documentation list them.
@@ -100,6 +110,13 @@ inline constexpr SystemTraits kSystems[] = {
     {"roll4:disc", ModelKind::roll_disc, TableKind::none, 3,
      traits_detail::interior | start_bit(StartKind::plate_minus), traits_detail::noslip_obs | kObsCaustic, true,
      Lanes::rim, false, true, Sampling::sink},
+    traits_detail::rolling("roll3:disc", ModelKind::roll3_table, TableKind::disc),
+    traits_detail::rolling("roll3:stadium", ModelKind::roll3_table, TableKind::stadium),
+    traits_detail::rolling("roll3:ellipse", ModelKind::roll3_table, TableKind::ellipse),
+    traits_detail::rolling("roll3:sinai", ModelKind::roll3_table, TableKind::sinai),
+    traits_detail::rolling("roll4:stadium", ModelKind::roll4_table, TableKind::stadium),
+    traits_detail::rolling("roll4:ellipse", ModelKind::roll4_table, TableKind::ellipse),
+    traits_detail::rolling("roll4:sinai", ModelKind::roll4_table, TableKind::sinai),
 };
 inline constexpr std::size_t kSystemCount = sizeof(kSystems) / sizeof(kSystems[0]);
 

@@ -46,39 +46,59 @@ SKIPSTONE_HD SKIPSTONE_INLINE Vec2T<T> rim_normal(T theta) {
   return {cos(theta), sin(theta)};
 }
 
-// Enter N^c at the rim angle theta from the plate (writes the 10-component frame state).
-template <class T>
-SKIPSTONE_HD SKIPSTONE_INLINE void plate_to_rim(const PlateStateT<T>& s, same_t<T> theta, T* y) {
-  const Vec2T<T> n = rim_normal(theta), t = rot90(n), a = {s.A13, s.A23};
+// Enter N^c at a wall point with outward normal e1 and tangent e2 (the paper's frame, e2 = J e1),
+// coordinate q along the wall: writes the N-component frame state (N = 6: the transversal block
+// only, the 3D ball of roll3; N = 10: both blocks).
+template <int N, class T>
+SKIPSTONE_HD SKIPSTONE_INLINE void plate_to_edge(const PlateStateT<T>& s, Vec2T<T> e1, Vec2T<T> e2, same_t<T> q, T* y) {
   const T sg = s.sheet > 0 ? T(1) : T(-1);
-  y[0] = sg * dot(s.u, n);
-  y[1] = dot(s.u, t);
+  y[0] = sg * dot(s.u, e1);
+  y[1] = dot(s.u, e2);
   y[2] = sg * s.A12;
   y[3] = sg;
   y[4] = T(0);
-  y[5] = T(0);
-  y[6] = s.u3;
-  y[7] = sg * dot(a, n);
-  y[8] = dot(a, t);
-  y[9] = s.z;
+  y[5] = q;
+  if constexpr (N == 10) {
+    const Vec2T<T> a = {s.A13, s.A23};
+    y[6] = s.u3;
+    y[7] = sg * dot(a, e1);
+    y[8] = dot(a, e2);
+    y[9] = s.z;
+  }
+}
+
+// Leave N^c at the wall point b with frame (e1, e2) (phi = 0 or pi: the sign of cos phi = y[3]
+// picks the sheet).
+template <int N, class T>
+SKIPSTONE_HD SKIPSTONE_INLINE PlateStateT<T> edge_to_plate(const T* y, Vec2T<T> b, Vec2T<T> e1, Vec2T<T> e2) {
+  const T sg = y[3] > T(0) ? T(1) : T(-1);
+  PlateStateT<T> s{};
+  s.sheet = y[3] > T(0) ? 1 : -1;
+  s.p = b;
+  s.u = sg * y[0] * e1 + y[1] * e2;
+  s.A12 = sg * y[2];
+  if constexpr (N == 10) {
+    s.u3 = y[6];
+    s.z = y[9];
+    const Vec2T<T> a = sg * y[7] * e1 + y[8] * e2;
+    s.A13 = a.x;
+    s.A23 = a.y;
+  }
+  return s;
+}
+
+// Enter N^c at the rim angle theta from the plate (writes the 10-component frame state).
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE void plate_to_rim(const PlateStateT<T>& s, same_t<T> theta, T* y) {
+  const Vec2T<T> n = rim_normal(theta);
+  plate_to_edge<10>(s, n, rot90(n), T(0), y);
 }
 
 // Leave N^c at the rim angle theta (phi = 0 or pi: the sign of cos phi = y[3] picks the sheet).
 template <class T>
 SKIPSTONE_HD SKIPSTONE_INLINE PlateStateT<T> rim_to_plate(const T* y, same_t<T> theta, same_t<T> R) {
-  const Vec2T<T> n = rim_normal(theta), t = rot90(n);
-  const T sg = y[3] > T(0) ? T(1) : T(-1);
-  PlateStateT<T> s;
-  s.sheet = y[3] > T(0) ? 1 : -1;
-  s.p = R * n;
-  s.u = sg * y[0] * n + y[1] * t;
-  s.u3 = y[6];
-  s.z = y[9];
-  s.A12 = sg * y[2];
-  const Vec2T<T> a = sg * y[7] * n + y[8] * t;
-  s.A13 = a.x;
-  s.A23 = a.y;
-  return s;
+  const Vec2T<T> n = rim_normal(theta);
+  return edge_to_plate<10>(y, R * n, n, rot90(n));
 }
 
 // Time until the straight flight p + t u (|p| <= R) reaches the circle |x| = R, in closed form

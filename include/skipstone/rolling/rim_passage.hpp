@@ -12,10 +12,17 @@
 //
 // Sys: static constexpr int N; rhs(y, f); project(y); radius() (the ball radius r, phi' = v1/r);
 // h_max() (largest step, about one radian of phi). The sink sees every accepted step as on_step(t, y), t from 0.
+// A system over a wall with breaks (rolling/edge_system.hpp: curvature jumps) also has
+// kHasBreaks = true and break_margin(y, rate): how far the state is from the ends of the current
+// smooth piece of the wall (> 0 inside) and its time derivative. No step crosses a break: a step
+// that ends past one (or dips past it inside, seen as for phi) is cut at the break, located as
+// the exit is, and the passage ends there with side kRimBreakSide; the caller continues it on
+// the next piece.
 // The scalar type T is deduced from the state (double; float for the float Figure-18 kernel,
 // whose tolerances are the float constants of precision.hpp).
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "skipstone/gbs.hpp"
 #include "skipstone/precision.hpp"
@@ -31,13 +38,19 @@ constexpr int kRimNewtonIterations = 64;
 template <int N, class T = double>
 struct RimRun {
   Status status;  // exited, finished (t_max on the rim), non_finite, integrator_failure
-  int side;       // +1 out at phi = 0, -1 out at phi = pi, 0 still on the rim
+  int side;       // +1 out at phi = 0, -1 out at phi = pi, 0 still on the rim, kRimBreakSide at a break
   T t;            // time at exit (or at t_max), from the start of the passage
   std::uint64_t steps;
   T y[N];         // state at the end
 };
 
 constexpr double kRimFineStep = 0.02;  // h_fine / h_max
+constexpr int kRimBreakSide = 2;       // RimRun::side of a passage stopped at a break of the wall
+
+template <class Sys, class = void>
+struct rim_has_breaks : std::false_type {};
+template <class Sys>
+struct rim_has_breaks<Sys, std::enable_if_t<Sys::kHasBreaks>> : std::true_type {};
 constexpr int kRimExtrapolationDepth = 6;  // order 12
 
 // First theta in (0, 1) where the cubic Hermite interpolant of (g0, d0) .. (g1, d1) is
@@ -96,6 +109,7 @@ class RimStepper {
     out_.side = 0;
     out_.steps = 0;
     phase_ = Phase::advance;
+    event_ = 0;
     sink.on_step(out_.t, out_.y);
   }
 
@@ -141,7 +155,7 @@ class RimStepper {
     out_.t += theta_ * H_;
     for (int i = 0; i < N; ++i) out_.y[i] = y_step[i];
     out_.status = Status::exited;
-    out_.side = out_.y[3] > T(0) ? 1 : -1;
+    out_.side = event_ == 1 ? kRimBreakSide : out_.y[3] > T(0) ? 1 : -1;
     sink.on_step(out_.t, out_.y);
     phase_ = Phase::over;
   }
@@ -184,9 +198,31 @@ class RimStepper {
         theta = hermite_first_root(y[4], d0, y_new[4], d1);
       }
     }
+    event_ = 0;
+    bool bracketed = y_new[4] < T(0);
+    if constexpr (rim_has_breaks<Sys>::value) {
+      T rate0, rate1;
+      const T m0 = sys_.break_margin(y, rate0), m1 = sys_.break_margin(y_new, rate1);
+      T theta_b = T(-1);
+      if (m1 < T(0)) {
+        theta_b = m0 / (m0 - m1);
+      } else if (rate0 < T(0) && rate1 > T(0)) {
+        const T h_fine = T(kRimFineStep) * h_max_;
+        if (H_ > h_fine) {
+          H_ = H_ * T(0.25) > h_fine ? H_ * T(0.25) : h_fine;
+          return;
+        }
+        theta_b = hermite_first_root(m0, H_ * rate0, m1, H_ * rate1);
+      }
+      if (theta_b >= T(0) && (theta < T(0) || theta_b < theta)) {
+        theta = theta_b;
+        bracketed = m1 < T(0);
+        event_ = 1;
+      }
+    }
     if (theta >= T(0)) {
       theta_ = theta;
-      bracketed_ = y_new[4] < T(0);
+      bracketed_ = bracketed;
       lo_ = T(0);
       hi_ = T(1);
       iteration_ = 0;
@@ -207,8 +243,14 @@ class RimStepper {
   }
 
   SKIPSTONE_HD void newton(const T* yt) {
-    const T g = yt[4];
-    const T dg = yt[3] * yt[0] / sys_.radius();  // d sin(phi)/dt
+    T g, dg;
+    if constexpr (rim_has_breaks<Sys>::value) {
+      if (event_ == 1) g = sys_.break_margin(yt, dg);
+      else g = yt[4], dg = yt[3] * yt[0] / sys_.radius();
+    } else {
+      g = yt[4];
+      dg = yt[3] * yt[0] / sys_.radius();  // d sin(phi)/dt
+    }
     if (bracketed_) (g > T(0) ? lo_ : hi_) = theta_;
     T dtheta = -g / (dg * H_);
     if (bracketed_ && !(theta_ + dtheta >= lo_ && theta_ + dtheta <= hi_)) dtheta = T(0.5) * (lo_ + hi_) - theta_;
@@ -226,6 +268,7 @@ class RimStepper {
   T theta_, lo_, hi_;
   std::uint64_t max_steps_;
   int iteration_;
+  int event_;  // the event being located: 0 the exit (sin phi = 0), 1 a break of the wall
   bool last_step_, bracketed_;
   Phase phase_;
 };

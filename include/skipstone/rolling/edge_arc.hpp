@@ -1,0 +1,177 @@
+// The wall of a 2D table as a rolling ball moves along it (paper Section 5.2, Proposition 12 with
+// a general curvature): one smooth piece of the boundary at a time, between two breaks (the
+// stadium's curvature jumps) or the whole wall when it is smooth (disc, ellipse, Sinai scatterer).
+//
+// Frame (the paper's, Section 5.2): e2 = the unit tangent in the direction of increasing arc
+// length l (the table's boundary.hpp convention: domain of centres on the left), e1 = -nu the
+// outward normal of the plate, e2 = J e1, and d e1 / dl = -kappa e2 with kappa the signed
+// curvature of boundary.hpp (kappa < 0 on a convex wall, > 0 around the Sinai scatterer).
+//
+// Along a piece the ball's position is a curve coordinate q (EdgeArc::q_rate = dq/dl):
+//   line    q = l;     b(q) = b_ref + (q - q_ref) e2,                  kappa = 0
+//   circle  q = l;     e1(q) = e1_ref turned by -kappa (q - q_ref),    b = c - e1 / kappa
+//   ellipse q = theta; b = (a cos q, b sin q), e1 along (b.x / a^2, b.y / b^2),
+//                      kappa = -a b / speed^3, dq/dl = 1 / speed, speed = |db/dq|
+// so the ellipse is integrated along its curve parameter (no arc-length inversion) and the
+// constant-curvature pieces need nothing but q. Each table says which piece a wall point lies on
+// (edge_arc_at) and which piece follows a break (edge_arc_after); q is unwrapped, so a ball
+// going round a stadium more than once sees q grow past the perimeter.
+#pragma once
+#include "skipstone/tables/disc.hpp"
+#include "skipstone/tables/ellipse.hpp"
+#include "skipstone/tables/sinai.hpp"
+#include "skipstone/tables/stadium.hpp"
+
+namespace skipstone {
+
+enum class ArcShape : int { line = 0, circle = 1, ellipse = 2 };
+
+// A wall point in the paper's frame.
+struct EdgePoint {
+  Vec2 b;       // the point of the wall
+  Vec2 e1, e2;  // outward normal, tangent (e2 = J e1)
+};
+
+struct EdgeArc {
+  ArcShape shape;
+  int part;            // the table's boundary part (Hit::part) of the piece
+  double q_lo, q_hi;   // the piece's coordinate range; -inf, +inf on a smooth closed wall
+  double kappa;        // line, circle: the constant curvature
+  double q_ref;        // line, circle: the coordinate of the reference point
+  Vec2 b_ref, e1_ref;  // line: point and outward normal there; circle: centre c and e1 at q_ref
+  double a, b;         // ellipse: semi-axes along x and y
+
+  SKIPSTONE_HD double curvature(double q) const {
+    if (shape != ArcShape::ellipse) return kappa;
+    const double v = ellipse_speed(q);
+    return -a * b / (v * v * v);
+  }
+  // dq / dl
+  SKIPSTONE_HD double q_rate(double q) const { return shape == ArcShape::ellipse ? 1.0 / ellipse_speed(q) : 1.0; }
+
+  SKIPSTONE_HD EdgePoint point(double q) const {
+    Vec2 b_q, e1;
+    if (shape == ArcShape::line) {
+      e1 = e1_ref;
+      b_q = b_ref + (q - q_ref) * rot90(e1_ref);
+    } else if (shape == ArcShape::circle) {
+      const double al = -kappa * (q - q_ref), c = cos(al), s = sin(al);
+      e1 = {c * e1_ref.x - s * e1_ref.y, s * e1_ref.x + c * e1_ref.y};
+      b_q = b_ref - (1.0 / kappa) * e1;
+    } else {
+      const double c = cos(q), s = sin(q);
+      b_q = {a * c, b * s};
+      const Vec2 g = {c / a, s / b};
+      e1 = (1.0 / norm(g)) * g;
+    }
+    return {b_q, e1, rot90(e1)};
+  }
+
+  SKIPSTONE_HD double ellipse_speed(double q) const {
+    const double s = sin(q), c = cos(q);
+    return sqrt(a * a * s * s + b * b * c * c);
+  }
+};
+
+// A piece with no ends.
+constexpr double kNoBreak = INFINITY;
+
+// A circle of signed curvature kappa through the wall point p with outward normal e1, coordinate
+// q = q_at_p there.
+SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc circle_arc(Vec2 p, Vec2 e1, double kappa, double q_at_p, int part, double q_lo,
+                                                 double q_hi) {
+  EdgeArc arc{};
+  arc.shape = ArcShape::circle;
+  arc.part = part;
+  arc.q_lo = q_lo;
+  arc.q_hi = q_hi;
+  arc.kappa = kappa;
+  arc.q_ref = q_at_p;
+  arc.e1_ref = e1;
+  arc.b_ref = p + (1.0 / kappa) * e1;
+  return arc;
+}
+
+SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc line_arc(Vec2 p, Vec2 e1, double q_at_p, int part, double q_lo, double q_hi) {
+  EdgeArc arc{};
+  arc.shape = ArcShape::line;
+  arc.part = part;
+  arc.q_lo = q_lo;
+  arc.q_hi = q_hi;
+  arc.kappa = 0.0;
+  arc.q_ref = q_at_p;
+  arc.b_ref = p;
+  arc.e1_ref = e1;
+  return arc;
+}
+
+// ---- disc: one circle, q = arc length from the point where the ball meets the wall ----
+SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc edge_arc_at(const DiscTable& t, Vec2 p, int part, double& q) {
+  q = 0.0;
+  return circle_arc(p, (1.0 / norm(p)) * p, -1.0 / t.R, 0.0, part, -kNoBreak, kNoBreak);
+}
+
+// ---- Sinai: the scatterer of the cell the point lies in, q = arc length (clockwise) ----
+SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc edge_arc_at(const SinaiTable& t, Vec2 p, int part, double& q) {
+  q = 0.0;
+  const Vec2 d = t.cell_centre(p) - p;
+  return circle_arc(p, (1.0 / norm(d)) * d, 1.0 / t.rho, 0.0, part, -kNoBreak, kNoBreak);
+}
+
+// ---- ellipse: q = theta, the point (a cos theta, b sin theta) ----
+SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc edge_arc_at(const EllipseTable& t, Vec2 p, int part, double& q) {
+  q = atan2(p.y / t.b, p.x / t.a);
+  EdgeArc arc{};
+  arc.shape = ArcShape::ellipse;
+  arc.part = part;
+  arc.q_lo = -kNoBreak;
+  arc.q_hi = kNoBreak;
+  arc.a = t.a;
+  arc.b = t.b;
+  return arc;
+}
+
+// ---- stadium: q = arc length from s = 0 (boundary.hpp), lap k adds k times the perimeter ----
+// The piece of part `part` (0 top segment, 1 left cap, 2 bottom segment, 3 right cap) in lap k.
+SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc stadium_arc(const StadiumTable& t, int part, double lap) {
+  const double a = t.a, R = t.R, P = t.boundary_length();
+  const double starts[5] = {0.0, 2.0 * a, 2.0 * a + kPi * R, 4.0 * a + kPi * R, P};
+  const double lo = starts[part] + lap * P, hi = starts[part + 1] + lap * P;
+  switch (part) {
+    case 0: return line_arc({a, R}, {0.0, 1.0}, lo, 0, lo, hi);
+    case 1: return circle_arc({-a, R}, {0.0, 1.0}, -1.0 / R, lo, 1, lo, hi);
+    case 2: return line_arc({-a, -R}, {0.0, -1.0}, lo, 2, lo, hi);
+    default: return circle_arc({a, -R}, {0.0, -1.0}, -1.0 / R, lo, 3, lo, hi);
+  }
+}
+
+SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc edge_arc_at(const StadiumTable& t, Vec2 p, int part, double& q) {
+  if (!(t.a > 0.0)) {  // half_length 0: the disc of radius R, one circle without breaks
+    q = t.boundary_parameter(p, part) * t.boundary_length();
+    return circle_arc(p, (1.0 / norm(p)) * p, -1.0 / t.R, q, part, -kNoBreak, kNoBreak);
+  }
+  const EdgeArc arc = stadium_arc(t, part, 0.0);
+  double l = t.boundary_parameter(p, part) * t.boundary_length();
+  if (part == 0 && l > arc.q_hi) l -= t.boundary_length();  // (a, R) rounded to just below s = 1
+  q = l < arc.q_lo ? arc.q_lo : l > arc.q_hi ? arc.q_hi : l;
+  return arc;
+}
+
+// The piece after a break: `forward` along increasing q (the ball's q' > 0 at the break).
+SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc edge_arc_after(const StadiumTable& t, const EdgeArc& arc, bool forward) {
+  const double P = t.boundary_length();
+  const double lap = floor((0.5 * (arc.q_lo + arc.q_hi)) / P);
+  int part = arc.part + (forward ? 1 : -1);
+  double next_lap = lap;
+  if (part == 4) part = 0, next_lap += 1.0;
+  if (part == -1) part = 3, next_lap -= 1.0;
+  return stadium_arc(t, part, next_lap);
+}
+
+// The smooth walls have no breaks: never called for them, but every table answers.
+template <class Table>
+SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc edge_arc_after(const Table&, const EdgeArc& arc, bool) {
+  return arc;
+}
+
+}  // namespace skipstone

@@ -1,0 +1,108 @@
+// The rolling ball on the curved part N^c over one smooth piece of a table's wall (edge_arc.hpp):
+// Proposition 12 with the piece's curvature kappa(q), as rim_passage.hpp integrates it, for
+//   roll3:<table> (N = 6): a 3D ball rolling on the plate C and over its edge, y = (v1, v2, S12,
+//     cos phi, sin phi, q), with the plate's in-plane gravity along -y (acceleration G of the
+//     rolling ball, Eq. (11)): its components along X1 = tau = cos(phi) e1 - sin(phi) e_w and
+//     X2 = e2 (e_w the plate's normal) add
+//         v1' += -G cos(phi) e1.y,     v2' += -G e2.y,
+//     and E1 + G y_c is conserved, y_c = b(q).y + r sin(phi) e1(q).y the height of the centre;
+//   roll4:<table> (N = 10): the 4D ball on C x R, y as in roll4_disc.hpp with q in place of the
+//     rim arc length, gravity along the axis in the longitudinal block (roll4_disc.hpp).
+// The transversal block is the one of disc_transversal.hpp with kappa = kappa(q), and the
+// coordinate moves as q' = (dq/dl) v2 / (1 - r kappa sin phi) (edge_arc.hpp). Without in-plane
+// gravity the transversal block of roll4 is roll3's (end of Section 5.4): the same function.
+// The model needs 1 - r kappa sin(phi) > 0: on a convex wall always, around a scatterer of
+// radius rho for r < rho (the config rejects the others).
+//
+// Projection after every step (rim_passage.hpp): (cos phi, sin phi) onto the unit circle, and
+// (v1, v2, S12) rescaled onto the transversal invariant (2 E1, or 2 (E1 + G y_c) - 2 G y_c with
+// in-plane gravity, applied as roll4_disc.hpp applies E2 + G x3: only where the correction is a
+// round-off-sized one) and (v3, S13, S23) onto 2 (E2 + G x3) - 2 G x3.
+#pragma once
+#include "skipstone/rolling/disc_transversal.hpp"
+#include "skipstone/rolling/edge_arc.hpp"
+
+namespace skipstone {
+
+template <int N_>
+struct EdgeSystem {
+  static_assert(N_ == 6 || N_ == 10, "roll3 (6 components) or roll4 (10)");
+  static constexpr int N = N_;
+  static constexpr bool kHasBreaks = true;
+
+  EdgeArc arc;
+  double r, eta;
+  double G;         // roll3: in-plane gravity along -y; roll4: along the axis
+  double k1_total;  // 2 E1 (roll4, or roll3 without G); 2 (E1 + G y_c) for roll3 with G
+  double k2_total;  // roll4: 2 (E2 + G x3)
+  double h_limit;   // the largest step: the time phi takes for about one radian
+
+  SKIPSTONE_HD bool inplane_gravity() const { return N == 6 && G != 0.0; }
+
+  // The height of the centre (roll3 with in-plane gravity).
+  SKIPSTONE_HD double centre_height(const double* y) const {
+    const EdgePoint e = arc.point(y[5]);
+    return e.b.y + r * y[4] * e.e1.y;
+  }
+
+  SKIPSTONE_HD void rhs(const double* y, double* f) const {
+    const double q = y[5];
+    double fc, fs;
+    disc_transversal_rhs(arc.curvature(q), r, eta, y, f, fc, fs);
+    if (arc.shape == ArcShape::ellipse) f[5] *= arc.q_rate(q);
+    if (inplane_gravity()) {
+      const EdgePoint e = arc.point(q);
+      f[0] -= G * y[3] * e.e1.y;
+      f[1] -= G * e.e2.y;
+    }
+    if constexpr (N == 10) {
+      const double v1 = y[0], v2 = y[1], v3 = y[6], S13 = y[7], S23 = y[8], ir = 1.0 / r;
+      f[6] = eta * (fs * v2 * S23 - ir * v1 * S13) - G;
+      f[7] = -fc * v2 * S23 + eta * ir * v1 * v3;
+      f[8] = fc * v2 * S13 - eta * fs * v2 * v3;
+      f[9] = v3;
+    }
+  }
+
+  SKIPSTONE_HD void project(double* y) const {
+    if (!inplane_gravity()) {
+      project_transversal(y, sqrt(k1_total));
+    } else {
+      const double cn = 1.0 / sqrt(y[3] * y[3] + y[4] * y[4]);
+      y[3] *= cn;
+      y[4] *= cn;
+      rescale_block(y, k1_total - 2.0 * G * centre_height(y));
+    }
+    if constexpr (N == 10) rescale_block(y + 6, k2_total - 2.0 * G * y[9]);
+  }
+
+  SKIPSTONE_HD double radius() const { return r; }
+  SKIPSTONE_HD double h_max() const { return h_limit; }
+
+  // How far q is from the nearer end of the piece (> 0 inside), and its time derivative.
+  SKIPSTONE_HD double break_margin(const double* y, double& rate) const {
+    const double q = y[5];
+    if (!(arc.q_hi < kNoBreak)) {  // a smooth closed wall
+      rate = 0.0;
+      return kNoBreak;
+    }
+    const double q_dot = arc.q_rate(q) * y[1] / (1.0 - r * arc.curvature(q) * y[4]);
+    const double to_lo = q - arc.q_lo, to_hi = arc.q_hi - q;
+    rate = to_lo < to_hi ? q_dot : -q_dot;
+    return to_lo < to_hi ? to_lo : to_hi;
+  }
+
+ private:
+  // Rescales the 3-block at b onto |b|^2 = target where that is a round-off-sized correction.
+  SKIPSTONE_HD static void rescale_block(double* b, double target) {
+    const double k = b[0] * b[0] + b[1] * b[1] + b[2] * b[2];
+    if (fabs(k - target) < ScalarConstants<double>::rim_projection_window * target) {
+      const double f = sqrt(target / k);
+      b[0] *= f;
+      b[1] *= f;
+      b[2] *= f;
+    }
+  }
+};
+
+}  // namespace skipstone
