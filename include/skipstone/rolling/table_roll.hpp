@@ -262,16 +262,21 @@ struct TableRollRun {
   }
 };
 
-// One roll3 (N = 6) or roll4 (N = 10) trajectory on `table` from the flat-part state s0.
+// One roll3 (N = 6) or roll4 (N = 10) trajectory on `table` from the flat-part state s0; `end`
+// (if given) receives the last flat-part state and whether the run ended on a flat part.
 template <int N, class Table, class Sink>
 SKIPSTONE_HD TrajectoryResult run_table_roll(const Table& table, const TableRollModel& m, const PlateState& s0,
-                                             const DiscRollOptions& opt, Sink& sink) {
+                                             const DiscRollOptions& opt, Sink& sink, DiscRollEnd* end = nullptr) {
   TableRollRun<Table, N> run;
   run.start(table, m, s0, opt, sink);
   EdgeSystem<N> sys;
   double y[N];
-  while (run.fly_to_edge(sink, sys, y))
-    if (!run.roll_over_edge(sink, sys, y)) break;
+  bool on_plate = true;
+  while (run.fly_to_edge(sink, sys, y)) {
+    on_plate = run.roll_over_edge(sink, sys, y);
+    if (!on_plate) break;
+  }
+  if (end) *end = {on_plate, run.s};
   return run.result();
 }
 
