@@ -1,20 +1,22 @@
 // Convergence order of the rolling ball's integrator on the curved part N^c of a table whose
 // wall curvature is not constant (edge_system.hpp: Proposition 12 with kappa(q), GBS at depth
-// K = kRimExtrapolationDepth = 6, design order 12; fixed steps as in test_rolling_disc_order):
+// K = kRimExtrapolationDepth = 6, design order 12; fixed steps as in test_rolling_disc_order).
+// Measured:
 //  - stadium (half_length 1, R 1, r 0.1, eta 0.5), a passage from the top segment (kappa 0) over
 //    the curvature jump onto the left cap (kappa -1):
 //    the break is where integrate_rim stops the passage: its time agrees with the closed-form
 //      crossing of the segment to 5e-15;
-//    (a) fixed steps that stop at the break (one run per piece): order 12 (measured 11.5, 12.0
-//        without projection, 11.6, 11.9 with it);
-//    (b) the same steps over the jump (a system whose kappa jumps inside a step): order 1 (the
-//        least-squares slope over 16 .. 1024 steps; the errors scatter with where the jump falls
-//        in a step, from 0.1 to 2e-4): why the integrator stops at breaks;
+//    (a) fixed steps that stop at the break (one run per piece): order 12 (observed 12.06, 11.98
+//        without projection, 12.02, 12.04 with it);
+//    (b) the same steps over the jump (a system whose kappa jumps inside a step): order about 1
+//        (least-squares slope 0.67 over 16 .. 1024 steps; the errors, 0.3 .. 3e-4, scatter with
+//        where the jump falls in its step): why the integrator stops at breaks;
 //    (c) the adaptive run, piece by piece by TableRollRun::roll_over_edge, has its error at a
-//        time T past the junction below tol for tol = 1e-6 .. 1e-12;
-//  - ellipse (a 2, b 1, r 0.1, q = theta), a passage along the wall through kappa -0.25 .. -2:
-//    fixed steps, with and without projection: order 12 for roll3, roll4 (measured 11.5 .. 12.3)
-//    and roll3 with in-plane gravity, whose rhs uses the frame at q (measured 12.1 .. 12.8).
+//        time T past the junction below tol for tol = 1e-6 .. 1e-12 (19-20 steps, the step capped
+//        by h_max as on the disc: errors 3e-14 .. 6e-14 at every tol);
+//  - ellipse (a 2, b 1, r 0.1, q = theta), a passage along the wall through kappa -0.26 .. -2:
+//    fixed steps, with and without projection: order 12 for roll3 and roll4 (observed 11.46 ..
+//    11.84) and for roll3 with in-plane gravity, whose rhs uses the frame at q (12.00 .. 12.78).
 // Observed values are printed.
 #include <gtest/gtest.h>
 
@@ -154,8 +156,8 @@ TEST(RollEdgeOrder, FixedStepsStoppingAtTheBreakAreOrderTwelve) {
       stopping_at_break(n[i], tb, project, y);
       e[i] = max_diff<6>(y, ref);
     }
-    expect_order_twelve(project ? "stadium, steps per piece, with projection" : "stadium, steps per piece, without projection",
-                        n, e);
+    expect_order_twelve(
+        project ? "stadium, steps per piece, with projection" : "stadium, steps per piece, without projection", n, e);
   }
 }
 
@@ -204,8 +206,8 @@ TEST(RollEdgeOrder, AdaptiveErrorPastTheJunctionIsBelowTolerance) {
 const EllipseTable kEllipse{2.0, 1.0};
 // Entering N^c at phi = 0 at theta = -1.5 (kappa -0.26), moving along the wall toward the end of
 // the major axis (kappa -2 at theta = 0); roll4's longitudinal block as in the disc's order test.
-// roll3 and roll4 stay on N^c until t = 3.26 (the ball rolls far along the wall), roll3 with
-// in-plane gravity until 0.93 (pulled over the lower edge).
+// roll3 and roll4 stay on N^c until t = 3.26, rolling past theta = 0 to theta = 1.19; roll3 with
+// in-plane gravity until 0.93 (pulled over the lower edge at theta = -0.93).
 const double kEllipseY0[10] = {0.1, 1.0, -1.0, 1.0, 0.0, -1.5, 0.3, 0.2, -0.6, 0.0};
 
 // Fixed steps over [0, T] on the whole ellipse at step counts n.
