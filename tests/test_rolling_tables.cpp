@@ -233,7 +233,8 @@ void with_table_run(const json& cfg, F&& f) {
     TableRollModel m;
     PlateState s0;
     DiscRollOptions opt;
-    ASSERT_TRUE(table_roll_setup<N>(table, rc.spec, pt, m, s0, opt));
+    int entry_part;
+    ASSERT_TRUE(table_roll_setup<N>(table, rc.spec, pt, m, s0, opt, entry_part));
     f(table, m, s0, opt);
   };
   switch (rc.spec.table) {
@@ -302,6 +303,81 @@ TEST(RollTables, MirrorImageStartGivesTheMirrorImageRun) {
       EXPECT_LT(norm(Vec3{-xb.x, xb.y, xb.z} - xa), kMirror) << system;
     }
   }
+}
+
+// ---- Figure 18 at any wall point: the rim_entry start of roll3 ----
+json entry_config(const std::string& system, const json& size, double r, double eta, double u0, double v2, double S12) {
+  json params = size;
+  params["r"] = r;
+  params["eta"] = eta;
+  return {{"system", system},
+          {"parameters", params},
+          {"initial", {{"start", "rim_entry"}, {"boundary_s", u0}, {"v2", v2}, {"S12", S12}, {"speed", 1.0}}},
+          {"stop", {{"t_max", 100.0}}}};
+}
+
+TrajectoryResult run_entry(const json& cfg) {
+  TrajectoryResult res;
+  run<Log3>(cfg, &res);
+  return res;
+}
+
+// On the disc (and the round stadium and ellipse) the passage from any wall point is the
+// Figure-18 system, whose own implementation is roll4:disc-transversal.
+TEST(RimEntry, RoundTablesGiveTheFigure18Map) {
+  const double r = 0.4, eta = 0.5;
+  for (const auto& [v2, S12] : {std::pair{0.3, -0.5}, std::pair{-0.6, 0.2}, std::pair{0.1, 0.9}}) {
+    const json fig18 = {{"system", "roll4:disc-transversal"},
+                        {"parameters", {{"R", 1.0}, {"r", r}, {"eta", eta}}},
+                        {"initial", {{"start", "rim_entry"}, {"v2", v2}, {"S12", S12}, {"speed", 1.0}}},
+                        {"stop", {{"t_max", 100.0}}}};
+    TrajectoryResult ref;
+    run<Log3>(fig18, &ref);
+    ASSERT_EQ(ref.status, Status::exited);
+    for (const auto& [system, size] : {std::pair<std::string, json>{"roll3:disc", {{"R", 1.0}}},
+                                       std::pair<std::string, json>{"roll3:ellipse", {{"a", 1.0}, {"b", 1.0}}},
+                                       std::pair<std::string, json>{"roll3:stadium", {{"half_length", 0.0}, {"R", 1.0}}}})
+      for (double u0 : {0.0, 0.3, 0.85}) {
+        const TrajectoryResult res = run_entry(entry_config(system, size, r, eta, u0, v2, S12));
+        ASSERT_EQ(res.status, Status::exited) << system;
+        EXPECT_EQ(res.events, 1u);
+        EXPECT_EQ(res.exit_side, ref.exit_side) << system << " u0 " << u0;
+        EXPECT_NEAR(res.exit_time, ref.exit_time, kSameModel) << system << " u0 " << u0;
+        EXPECT_NEAR(res.exit_arc, ref.exit_arc, kSameModel) << system << " u0 " << u0;
+      }
+  }
+}
+
+// Over a straight piece (kappa = 0) Proposition 12 is v1' = 0, phi' = v1 / r and (v2, S12)
+// turning at eta v1 / r: the ball always goes over to the other face, after T = pi r / v1, having
+// moved along the wall by (v2 sin(pi eta) + S12 (cos(pi eta) - 1)) / (eta v1 / r).
+TEST(RimEntry, StraightWallPassageIsTheClosedForm) {
+  const double r = 0.1, eta = 0.6, u0 = 0.05;  // the middle of the stadium's top segment
+  const json size = {{"half_length", 1.0}, {"R", 1.0}};
+  for (const auto& [v2, S12] : {std::pair{0.2, -0.1}, std::pair{-0.15, 0.25}}) {
+    const double v1 = std::sqrt(1.0 - v2 * v2 - S12 * S12), w = eta * v1 / r;
+    const TrajectoryResult res = run_entry(entry_config("roll3:stadium", size, r, eta, u0, v2, S12));
+    ASSERT_EQ(res.status, Status::exited);
+    EXPECT_EQ(res.exit_side, -1);
+    EXPECT_NEAR(res.exit_time, kPi * r / v1, kSameModel);
+    EXPECT_NEAR(res.exit_arc, (v2 * std::sin(kPi * eta) + S12 * (std::cos(kPi * eta) - 1.0)) / w, kSameModel);
+  }
+}
+
+// The exit map is a map of the wall point: on the stadium it differs between the straight part,
+// the cap and the junction, and it repeats with the table's symmetry (u0 and u0 + 1/2).
+TEST(RimEntry, StadiumExitMapFollowsTheWall) {
+  const double r = 0.3, eta = 0.5, v2 = 0.5, S12 = -0.3;
+  const json size = {{"half_length", 1.0}, {"R", 1.0}};
+  const double P = 4.0 + 2.0 * kPi, junction = 2.0 / P, cap = (2.0 + 0.5 * kPi) / P;
+  const TrajectoryResult flat = run_entry(entry_config("roll3:stadium", size, r, eta, 0.5 * junction, v2, S12));
+  const TrajectoryResult at_cap = run_entry(entry_config("roll3:stadium", size, r, eta, cap, v2, S12));
+  const TrajectoryResult turned = run_entry(entry_config("roll3:stadium", size, r, eta, cap + 0.5, v2, S12));
+  for (const TrajectoryResult* x : {&flat, &at_cap, &turned}) ASSERT_EQ(x->status, Status::exited);
+  EXPECT_GT(std::fabs(flat.exit_time - at_cap.exit_time), 1e-3);
+  EXPECT_NEAR(at_cap.exit_time, turned.exit_time, kSameModel);
+  EXPECT_NEAR(at_cap.exit_arc, turned.exit_arc, kSameModel);
+  EXPECT_EQ(at_cap.exit_side, turned.exit_side);
 }
 
 // ---- config ----

@@ -198,6 +198,14 @@ SystemSchema system_schema(const std::string& name) {
       }
       s.starts = {{"plate", {StartKind::interior, face}},             // N^+
                   {"plate_minus", {StartKind::plate_minus, face}}};  // N^-
+      if (!roll4)
+        s.starts["rim_entry"] = {
+            StartKind::rim_entry,
+            {rule("boundary_s", P_BOUNDARY_S, 0.0, unit_interval,
+                  "in [0, 1] (the wall point where the ball enters the edge from the face N^+)"),
+             rule("v2", P_V2, 0.0, any, "any number (velocity along the wall); v2^2 + S12^2 < speed^2 else masked"),
+             rule("S12", P_S12, 0.0, any, "any number"),
+             rule("speed", P_SPEED, 1.0, positive, "> 0 (radius of the energy sphere)")}};
       s.default_start = "plate";
       return s;
     }

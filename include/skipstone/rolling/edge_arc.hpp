@@ -67,6 +67,14 @@ struct EdgeArc {
     return {b_q, e1, rot90(e1)};
   }
 
+  // Arc length along the wall from coordinate q0 to q1 (signed; for the ellipse
+  // l(theta) = b E(theta | 1 - a^2/b^2), elliptic_arc.hpp).
+  SKIPSTONE_HD double arc_between(double q0, double q1) const {
+    if (shape != ArcShape::ellipse) return q1 - q0;
+    const double m = 1.0 - (a * a) / (b * b);
+    return b * (elliptic_e(q1, m) - elliptic_e(q0, m));
+  }
+
   SKIPSTONE_HD double ellipse_speed(double q) const {
     const double s = sin(q), c = cos(q);
     return sqrt(a * a * s * s + b * b * c * c);

@@ -19,6 +19,13 @@
 // E2 + G x3), the height z = the centre's y (roll3) or axial x3 (roll4); rho_even, rho_odd on
 // the disc with straight flights.
 //
+// exit_time, exit_arc, exit_side: the first edge passage (Figure 18 on any table): its duration,
+// the arc length along the wall from its entry to its exit (signed, along the wall's arc length)
+// and the face it leaves on (+1 the face it came from, -1 the other, 0 still on the edge at
+// t_max). The start "rim_entry" (roll3) enters the edge at the wall point boundary_s with
+// (v1, v2, S12) on the energy sphere, as roll4:disc-transversal does on the disc, and the run
+// ends after that one passage with status exited.
+//
 // Sink (trace): on_event(t, x, (u, w), nu) at the start, at every edge entry and exit and at the
 // end with the ambient state, and at every integrator step on N^c with the frame state:
 //   roll4: as roll4_disc.hpp, x = (b + r sin(phi) e1, x3), nu = (sin(phi) e1, 0);
@@ -116,6 +123,10 @@ struct TableRollRun {
   std::uint64_t chord, steps, events;
   double t, z_end;
   Status status;
+  bool single_passage;  // the run is one passage (a rim_entry start)
+  double t_entry, q_entry;  // the current passage's start
+  int exit_side;
+  double exit_time, exit_arc;
 
   static constexpr bool kChords = std::is_same_v<Table, DiscTable>;
 
@@ -135,7 +146,17 @@ struct TableRollRun {
     t = 0.0;
     z_end = plate_height<N>(s);
     status = Status::finished;
+    single_passage = false;
+    exit_side = 0;
+    exit_time = exit_arc = NAN;
     emit(sink);
+  }
+
+  // A rim_entry start: the ball enters the edge at the wall point s.p (on part `part`) at once;
+  // the run is that one passage.
+  SKIPSTONE_HD void enter_at_start(int part, EdgeSystem<N>& sys, double* y) {
+    single_passage = true;
+    enter_edge(part, sys, y);
   }
 
   template <class Sink>
@@ -193,8 +214,18 @@ struct TableRollRun {
       status = Status::energy_drift;
       return false;
     }
+    enter_edge(hit.part, sys, y);
+    return true;
+  }
+
+  // The junction onto the edge at the wall point s.p of part `part`: the passage's system and
+  // entry state.
+  SKIPSTONE_HD void enter_edge(int part, EdgeSystem<N>& sys, double* y) {
+    const double G = m.G;
     double q;
-    const EdgeArc arc = edge_arc_at(table, s.p, hit.part, q);
+    const EdgeArc arc = edge_arc_at(table, s.p, part, q);
+    t_entry = t;
+    q_entry = q;
     const EdgePoint e = arc.point(q);
     plate_to_edge<N>(s, e.e1, e.e2, q, y);
     // the largest step: phi' = v1 / r moves phi by at most about one radian (half of one where
@@ -205,7 +236,6 @@ struct TableRollRun {
     if constexpr (N == 10) sys.k2_total = y[6] * y[6] + y[7] * y[7] + y[8] * y[8] + 2.0 * G * y[9];
     // roll3 with in-plane gravity: E1 + G y_c with the centre's height at the entry point
     if (inplane) sys.k1_total += 2.0 * G * sys.centre_height(y);
-    return true;
   }
 
   // One edge passage from y over the pieces of the wall. Returns whether the run goes on.
@@ -232,6 +262,11 @@ struct TableRollRun {
         hs.sample(t, z_end);
         return false;
       }
+      if (events == 0) {
+        exit_side = run.side;
+        exit_time = t - t_entry;
+        exit_arc = sys.arc.arc_between(q_entry, y[5]);
+      }
       ++events;
       const EdgePoint e = sys.arc.point(y[5]);
       s = edge_to_plate<N>(y, e.b, e.e1, e.e2);
@@ -246,6 +281,10 @@ struct TableRollRun {
         return false;
       }
       emit(sink);
+      if (single_passage) {
+        status = Status::exited;
+        return false;
+      }
       return true;
     }
   }
@@ -253,6 +292,9 @@ struct TableRollRun {
   SKIPSTONE_HD TrajectoryResult result() const {
     TrajectoryResult res = rolling_result(status, events, t, max_err, hs, z_end, opt.bounded_depth);
     res.steps = steps;
+    res.exit_side = exit_side;
+    res.exit_time = exit_time;
+    res.exit_arc = exit_arc;
     if constexpr (kChords) {
       res.rho_even = rho_n[0] > 0.0 ? rho_sum[0] / rho_n[0] : NAN;
       res.rho_odd = rho_n[1] > 0.0 ? rho_sum[1] / rho_n[1] : NAN;
@@ -263,18 +305,26 @@ struct TableRollRun {
 };
 
 // One roll3 (N = 6) or roll4 (N = 10) trajectory on `table` from the flat-part state s0; `end`
-// (if given) receives the last flat-part state and whether the run ended on a flat part.
+// (if given) receives the last flat-part state and whether the run ended on a flat part. With
+// entry_part >= 0, s0 is a wall point of that part moving outward and the run is the one edge
+// passage that starts there (the rim_entry start).
 template <int N, class Table, class Sink>
 SKIPSTONE_HD TrajectoryResult run_table_roll(const Table& table, const TableRollModel& m, const PlateState& s0,
-                                             const DiscRollOptions& opt, Sink& sink, DiscRollEnd* end = nullptr) {
+                                             const DiscRollOptions& opt, Sink& sink, DiscRollEnd* end = nullptr,
+                                             int entry_part = -1) {
   TableRollRun<Table, N> run;
   run.start(table, m, s0, opt, sink);
   EdgeSystem<N> sys;
   double y[N];
   bool on_plate = true;
-  while (run.fly_to_edge(sink, sys, y)) {
-    on_plate = run.roll_over_edge(sink, sys, y);
-    if (!on_plate) break;
+  if (entry_part >= 0) {
+    run.enter_at_start(entry_part, sys, y);
+    on_plate = run.roll_over_edge(sink, sys, y) || run.status == Status::exited;
+  } else {
+    while (run.fly_to_edge(sink, sys, y)) {
+      on_plate = run.roll_over_edge(sink, sys, y);
+      if (!on_plate) break;
+    }
   }
   if (end) *end = {on_plate, run.s};
   return run.result();
@@ -283,16 +333,32 @@ SKIPSTONE_HD TrajectoryResult run_table_roll(const Table& table, const TableRoll
 // The start of a scan point on the face N^+ ("plate") or N^- ("plate_minus") at (x1, x2) with
 // velocity (v1, v2) and spin S12 (roll4 also height z, v3, S13, S23); false: masked (the start
 // is not on the plate C).
+// A rim_entry start (roll3): at the wall point of boundary parameter boundary_s on N^+, entering
+// the edge with (v1, v2, S12), v1 = sqrt(speed^2 - v2^2 - S12^2) (masked where that is not > 0);
+// entry_part receives the wall part, -1 for the face starts.
 template <int N, class Table>
 SKIPSTONE_HD bool table_roll_setup(const Table& table, const ScanSpec& spec, const ScanPoint& pt, TableRollModel& m,
-                                   PlateState& s, DiscRollOptions& opt) {
+                                   PlateState& s, DiscRollOptions& opt, int& entry_part) {
   const double* p = pt.p;
   s = PlateState{};
   s.sheet = spec.start == StartKind::plate_minus ? -1 : 1;
-  s.p = {p[P_X1], p[P_X2]};
-  if (!table.inside(s.p)) return false;
-  s.u = {p[P_V1], p[P_V2]};
-  s.A12 = p[P_S12];
+  entry_part = -1;
+  if (spec.start == StartKind::rim_entry) {
+    const double v2 = p[P_V2], S12 = p[P_S12], speed = p[P_SPEED];
+    const double v1sq = speed * speed - v2 * v2 - S12 * S12;
+    if (!(v1sq > 0.0)) return false;
+    const BoundaryFrame f = table.boundary_frame(p[P_BOUNDARY_S]);
+    const Vec2 e1 = -1.0 * f.nu, e2 = f.tangent;
+    s.p = f.x;
+    s.u = sqrt(v1sq) * e1 + v2 * e2;
+    s.A12 = S12;
+    entry_part = f.part;
+  } else {
+    s.p = {p[P_X1], p[P_X2]};
+    if (!table.inside(s.p)) return false;
+    s.u = {p[P_V1], p[P_V2]};
+    s.A12 = p[P_S12];
+  }
   if constexpr (N == 10) {
     s.u3 = p[P_V3];
     s.z = p[P_Z];
@@ -314,7 +380,9 @@ SKIPSTONE_HD TrajectoryResult simulate_table_roll(const ScanSpec& spec, const Sc
     TableRollModel m;
     PlateState s;
     DiscRollOptions opt;
-    if (table_roll_setup<N>(table, spec, pt, m, s, opt)) res = run_table_roll<N>(table, m, s, opt, sink);
+    int entry_part;
+    if (table_roll_setup<N>(table, spec, pt, m, s, opt, entry_part))
+      res = run_table_roll<N>(table, m, s, opt, sink, nullptr, entry_part);
   });
   return res;
 }
