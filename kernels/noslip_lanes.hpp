@@ -98,14 +98,22 @@ State3DT<T> state_at(const T (&u)[3][W], const T (&w)[3][W], int l) {
 // a[l]` a masked store, puts the masked stores behind a branch on whether any lane goes, and
 // moves there what only they use - the chord's square root and division, which then queue
 // behind the division on the impact-to-impact chain instead of running beside it.
-template <class T>
+// kSelectMask: the mask of ones or zeros is made by a select instead of by negating go. The float
+// lanes use it: their round is 16 lanes in one register, with each 64-bit field (the clock, the
+// sums) in two, and g++ widens a negated go into vectors of 64-bit masks there and commits each
+// such register by an and and a ternary-logic op; a select leaves it a mask register, one masked
+// blend per register. The double lanes (8 a register) blend with mask registers either way, and
+// g++ schedules the negation better on the cylinder:disc with gravity (benchmarks/RESULTS.md).
+template <bool kSelectMask, class T>
 T blend(bool go, T a, T b) {
   static_assert(sizeof(T) == 8 || sizeof(T) == 4, "a lane field is 4 or 8 bytes");
   using U = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
   U ua, ub;
   std::memcpy(&ua, &a, sizeof(T));
   std::memcpy(&ub, &b, sizeof(T));
-  const U m = U(0) - U(go);
+  U m;
+  if constexpr (kSelectMask) m = go ? ~U(0) : U(0);
+  else m = U(0) - U(go);
   const U r = (ua & m) | (ub & ~m);
   T out;
   std::memcpy(&out, &r, sizeof(T));
@@ -125,6 +133,7 @@ struct NoSlipLanes {
   using T = scalar_of<V>;
   static constexpr int D = dimension(V{});
   static constexpr int DS = spin_components(S{});
+  static constexpr bool kSelectMask = sizeof(T) == 4;  // blend()
 
   // per lane: the table, coefficients and gravity
   T R[W], inv_R[W], c_beta[W], s_beta[W], g[W];
@@ -215,27 +224,27 @@ struct NoSlipLanes {
   // The fields of lane l that a round changes, from s where go holds (blends, not a branch).
   void put(int l, bool go, const Stepper& s) {
     for (int k = 0; k < D; ++k) {
-      x[k][l] = blend(go, component(s.x, k), x[k][l]);
-      nu[k][l] = blend(go, component(s.nu, k), nu[k][l]);
-      u[k][l] = blend(go, component(s.st.u, k), u[k][l]);
-      chord[k][l] = blend(go, component(s.ob.chord_start, k), chord[k][l]);
+      x[k][l] = blend<kSelectMask>(go, component(s.x, k), x[k][l]);
+      nu[k][l] = blend<kSelectMask>(go, component(s.nu, k), nu[k][l]);
+      u[k][l] = blend<kSelectMask>(go, component(s.st.u, k), u[k][l]);
+      chord[k][l] = blend<kSelectMask>(go, component(s.ob.chord_start, k), chord[k][l]);
     }
-    for (int k = 0; k < DS; ++k) spin[k][l] = blend(go, spin_component(s.st, k), spin[k][l]);
-    t[l] = blend(go, s.t, t[l]);
-    events[l] = blend(go, s.events, events[l]);
-    max_err[l] = blend(go, s.ob.max_err, max_err[l]);
-    z_min[l] = blend(go, s.ob.h.z_min, z_min[l]);
-    z_max[l] = blend(go, s.ob.h.z_max, z_max[l]);
-    h_n[l] = blend(go, s.ob.h.n, h_n[l]);
-    h_st[l] = blend(go, s.ob.h.st, h_st[l]);
-    h_sz[l] = blend(go, s.ob.h.sz, h_sz[l]);
-    h_stt[l] = blend(go, s.ob.h.stt, h_stt[l]);
-    h_stz[l] = blend(go, s.ob.h.stz, h_stz[l]);
-    rho_sum0[l] = blend(go, s.ob.rho_sum[0], rho_sum0[l]);
-    rho_n0[l] = blend(go, s.ob.rho_n[0], rho_n0[l]);
-    rho_sum1[l] = blend(go, s.ob.rho_sum[1], rho_sum1[l]);
-    rho_n1[l] = blend(go, s.ob.rho_n[1], rho_n1[l]);
-    chord_odd[l] = blend<std::uint64_t>(go, s.ob.chord_odd, chord_odd[l]);
+    for (int k = 0; k < DS; ++k) spin[k][l] = blend<kSelectMask>(go, spin_component(s.st, k), spin[k][l]);
+    t[l] = blend<kSelectMask>(go, s.t, t[l]);
+    events[l] = blend<kSelectMask>(go, s.events, events[l]);
+    max_err[l] = blend<kSelectMask>(go, s.ob.max_err, max_err[l]);
+    z_min[l] = blend<kSelectMask>(go, s.ob.h.z_min, z_min[l]);
+    z_max[l] = blend<kSelectMask>(go, s.ob.h.z_max, z_max[l]);
+    h_n[l] = blend<kSelectMask>(go, s.ob.h.n, h_n[l]);
+    h_st[l] = blend<kSelectMask>(go, s.ob.h.st, h_st[l]);
+    h_sz[l] = blend<kSelectMask>(go, s.ob.h.sz, h_sz[l]);
+    h_stt[l] = blend<kSelectMask>(go, s.ob.h.stt, h_stt[l]);
+    h_stz[l] = blend<kSelectMask>(go, s.ob.h.stz, h_stz[l]);
+    rho_sum0[l] = blend<kSelectMask>(go, s.ob.rho_sum[0], rho_sum0[l]);
+    rho_n0[l] = blend<kSelectMask>(go, s.ob.rho_n[0], rho_n0[l]);
+    rho_sum1[l] = blend<kSelectMask>(go, s.ob.rho_sum[1], rho_sum1[l]);
+    rho_n1[l] = blend<kSelectMask>(go, s.ob.rho_n[1], rho_n1[l]);
+    chord_odd[l] = blend<kSelectMask, std::uint64_t>(go, s.ob.chord_odd, chord_odd[l]);
   }
 
   // One step() of lane l's stepper from the lane state, committed where it is a plain round.
