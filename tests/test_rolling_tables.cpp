@@ -56,6 +56,13 @@ const std::vector<TableCase>& table_cases() {
       {"stadium", {{"half_length", 1.0}, {"R", 1.0}}, {0.2, -0.1, 0.8, 0.45, -0.3, 0.0, 0.4, 0.25, 0.8}, 0.3, 8.0},
       {"ellipse", {{"a", 2.0}, {"b", 1.0}}, {0.3, -0.2, 0.8, 0.5, 0.3, 0.0, 0.4, 0.25, 0.8}, 0.3, 8.0},
       {"sinai", {{"side", 1.0}, {"radius", 0.25}}, {0.3, 0.45, 0.28, -0.96, -0.3, 0.0, 0.4, 0.25, 0.8}, 0.0, 5.0},
+      {"rectangle", {{"width", 2.0}, {"height", 1.0}}, {0.2, -0.1, 0.8, 0.45, -0.3, 0.0, 0.4, 0.25, 0.8}, 0.3, 8.0},
+      {"polygon",
+       {{"vertices", {{1.0, 0.0}, {0.309017, 0.951057}, {-0.809017, 0.587785}, {-0.809017, -0.587785},
+                      {0.309017, -0.951057}}}},
+       {0.1, -0.2, 0.7, 0.5, 0.3, 0.0, 0.4, 0.25, 0.8},
+       0.3,
+       7.0},
   };
   return cases;
 }
@@ -242,6 +249,8 @@ void with_table_run(const json& cfg, F&& f) {
     case TableKind::stadium: with_plane_table_of<TableKind::stadium>(rc.spec, pt, go); break;
     case TableKind::ellipse: with_plane_table_of<TableKind::ellipse>(rc.spec, pt, go); break;
     case TableKind::sinai: with_plane_table_of<TableKind::sinai>(rc.spec, pt, go); break;
+    case TableKind::rectangle: with_plane_table_of<TableKind::rectangle>(rc.spec, pt, go); break;
+    case TableKind::polygon: with_plane_table_of<TableKind::polygon>(rc.spec, pt, go); break;
     default: FAIL() << "not a rolling table";
   }
 }
@@ -283,11 +292,11 @@ TEST(RollTables, TimeReversalRecoversTheStart) {
   }
 }
 
-// x -> -x maps the stadium and the ellipse onto themselves and keeps gravity (along -y for
+// x -> -x maps the stadium, the ellipse and the rectangle onto themselves and keeps gravity (along -y for
 // roll3, the axis for roll4); it flips u.x and the spins with one index along e1 (S12, S13).
 TEST(RollTables, MirrorImageStartGivesTheMirrorImageRun) {
   for (const TableCase& c : table_cases()) {
-    if (c.table != "stadium" && c.table != "ellipse") continue;
+    if (c.table != "stadium" && c.table != "ellipse" && c.table != "rectangle") continue;
     for (bool roll4 : {false, true}) {
       const std::string system = (roll4 ? "roll4:" : "roll3:") + c.table;
       FaceStart m = c.start;
@@ -303,6 +312,140 @@ TEST(RollTables, MirrorImageStartGivesTheMirrorImageRun) {
       EXPECT_LT(norm(Vec3{-xb.x, xb.y, xb.z} - xa), kMirror) << system;
     }
   }
+}
+
+// ---- vertices: the sphere of radius r about the vertex (edge_system.hpp) ----
+// The vertex piece of the 2 x 1 rectangle at (1, 0.5) (vertex 2), entered at phi0, psi0 with
+// (v1, v2, S12).
+struct VertexCase {
+  PolygonTable table;
+  EdgeArc arc;
+};
+
+VertexCase rectangle_vertex() {
+  VertexCase c;
+  c.table.n = 4;
+  c.table.v[0] = {-1.0, -0.5};
+  c.table.v[1] = {1.0, -0.5};
+  c.table.v[2] = {1.0, 0.5};
+  c.table.v[3] = {-1.0, 0.5};
+  c.table.diameter = std::sqrt(5.0);
+  c.table.corner_tol = 1e-9;
+  c.arc = polygon_vertex_arc(c.table, 2, 0.0);
+  return c;
+}
+
+struct NoSteps {
+  void on_step(double, const double*) {}
+};
+
+// The vertex equations are the limit rho -> 0 of a circle piece of radius rho (kappa = -1/rho)
+// about the same point with the same frame: the right-hand sides agree to O(rho), for roll3 and
+// roll4, with psi' = l' / rho.
+TEST(RollVertex, VertexIsTheLimitOfASmallCircle) {
+  const VertexCase vc = rectangle_vertex();
+  const double r = 0.1, eta = 0.6, rho = 1e-7;
+  EdgeSystem<10> vertex{vc.arc, r, eta, 0.7, 1.0, 1.0, 1.0};
+  EdgeSystem<10> circle = vertex;
+  circle.arc = circle_arc(vc.arc.b_ref + rho * vc.arc.e1_ref, vc.arc.e1_ref, -1.0 / rho, 0.0, 0, -kNoBreak, kNoBreak);
+  const double phi = 1.1;
+  const double y[10] = {0.3, -0.5, 0.4, std::cos(phi), std::sin(phi), 0.0, 0.2, -0.6, 0.35, 0.0};
+  double fv[10], fc[10];
+  vertex.rhs(y, fv);
+  circle.rhs(y, fc);
+  fc[5] /= rho;  // arc length rate -> angle rate
+  for (int i = 0; i < 10; ++i) EXPECT_NEAR(fv[i], fc[i], 1e3 * rho) << "component " << i;
+}
+
+// roll3 on the sphere about a vertex, integrated in R^3 by an independent method: the centre x
+// (vertex at 0) with x'' = -(eta S12 / r) nu x v - (|v|^2 / r) nu, nu = x / r, S12 constant
+// (Theorem 7 with the shape operator -1/r; (X1, X2, nu) is right-handed, so S v = -S12 nu x v).
+// Classical RK4 at a small fixed step against the piece's GBS integration.
+TEST(RollVertex, Roll3OnTheVertexSphereMatchesTheAmbientEquations) {
+  const VertexCase vc = rectangle_vertex();
+  const double r = 0.1, eta = 0.6, phi0 = 1.0, psi0 = 0.6, T = 0.05;
+  const double y0[6] = {0.3, 0.8, -0.5, std::cos(phi0), std::sin(phi0), psi0};
+  const double xi = std::sqrt(y0[0] * y0[0] + y0[1] * y0[1] + y0[2] * y0[2]);
+  const EdgeSystem<6> sys{vc.arc, r, eta, 0.0, xi * xi, 0.0, r / xi};
+  NoSteps none;
+  const RimRun<6> run = integrate_rim<kRimExtrapolationDepth>(sys, y0, T, 1e-13, 1e-13, 100000, none);
+  ASSERT_EQ(run.status, Status::finished) << "left the vertex piece before T";
+  EXPECT_NEAR(run.y[2], y0[2], 1e-13) << "S12 is constant on the vertex sphere";
+
+  const auto frame_centre = [&](const double* y) {
+    const EdgePoint e = vc.arc.point(y[5]);
+    return Vec3{r * y[4] * e.e1.x, r * y[4] * e.e1.y, r * y[3]};
+  };
+  const EdgePoint e = vc.arc.point(psi0);
+  const Vec3 e1 = {e.e1.x, e.e1.y, 0.0}, e2 = {e.e2.x, e.e2.y, 0.0}, ez = {0.0, 0.0, 1.0};
+  const Vec3 X1 = std::cos(phi0) * e1 - std::sin(phi0) * ez;
+  Vec3 x = frame_centre(y0), v = y0[0] * X1 + y0[1] * e2;
+  const double k = eta * y0[2] / r;
+  const auto acc = [&](Vec3 xx, Vec3 vv) {
+    const Vec3 nu = (1.0 / r) * xx;
+    return -k * cross(nu, vv) - (dot(vv, vv) / r) * nu;
+  };
+  const int n = 20000;
+  const double h = T / n;
+  for (int i = 0; i < n; ++i) {
+    const Vec3 a1 = acc(x, v), b1 = v;
+    const Vec3 a2 = acc(x + 0.5 * h * b1, v + 0.5 * h * a1), b2 = v + 0.5 * h * a1;
+    const Vec3 a3 = acc(x + 0.5 * h * b2, v + 0.5 * h * a2), b3 = v + 0.5 * h * a2;
+    const Vec3 a4 = acc(x + h * b3, v + h * a3), b4 = v + h * a3;
+    x = x + (h / 6.0) * (b1 + 2.0 * b2 + 2.0 * b3 + b4);
+    v = v + (h / 6.0) * (a1 + 2.0 * a2 + 2.0 * a3 + a4);
+  }
+  const Vec3 xf = frame_centre(run.y);
+  std::cout << "vertex sphere, T = " << T << ": |x_frame - x_ambient| = " << norm(xf - x) << "\n";
+  EXPECT_LT(norm(xf - x), 1e-10);
+}
+
+// Rows of a run on the vertex sphere of `vertex` (the centre at distance r from it, off the faces).
+struct VertexRows {
+  Vec2 vertex;
+  double r;
+  int on_sphere = 0;
+  template <class V, class S>
+  void on_event(double, V x, const S&, V nu) {
+    if constexpr (std::is_same_v<V, Vec3>) {
+      const double d = std::sqrt((x.x - vertex.x) * (x.x - vertex.x) + (x.y - vertex.y) * (x.y - vertex.y) + x.z * x.z);
+      if (std::fabs(d - r) < 1e-12 && std::fabs(nu.z) < 0.999) ++on_sphere;
+    }
+  }
+};
+
+// A ball that enters the edge next to a vertex, moving along the wall towards it, rolls round the
+// vertex onto the next edge: the passage crosses the vertex piece (rows on its sphere), keeps
+// its energy, and comes back to its entry point when reversed at the exit.
+TEST(RollVertex, PassageRoundAVertexIsReversible) {
+  const VertexCase vc = rectangle_vertex();
+  const double r = 0.1, eta = 0.5;
+  // edge 1 (x = 1, upwards from (1, -0.5) to (1, 0.5)) at 0.05 below vertex 2
+  PlateState s{};
+  s.sheet = 1;
+  s.p = {1.0, 0.45};
+  s.u = {0.3, 0.9};
+  s.A12 = -0.2;
+  const DiscRollOptions opt{100.0, 1, 1e-6, 2.0, 1e-12, 1e-12, 1000000};
+  VertexRows rows{vc.table.v[2], r};
+  DiscRollEnd end;
+  const TrajectoryResult res = run_table_roll<6>(vc.table, TableRollModel{r, eta, 0.0}, s, opt, rows, &end, 1);
+  ASSERT_EQ(res.status, Status::exited);
+  EXPECT_GT(rows.on_sphere, 0) << "the passage did not go round the vertex";
+  EXPECT_LT(res.energy_error, 1e-13);
+  EXPECT_NEAR(end.state.p.y, 0.5, 1e-12) << "the ball leaves on the top edge";
+  // reversed: enter at the exit point moving out again, along the wall back towards the vertex
+  PlateState back = end.state;
+  // on the face it left by, moving out: phi runs back from where the passage ended
+  back.u = -1.0 * back.u;
+  back.A12 = -back.A12;
+  NoRows none;
+  DiscRollEnd home;
+  const int top_edge = 2;
+  const TrajectoryResult ret = run_table_roll<6>(vc.table, TableRollModel{r, eta, 0.0}, back, opt, none, &home, top_edge);
+  ASSERT_EQ(ret.status, Status::exited);
+  EXPECT_LT(state_distance(reversed(home.state), PlateState{s.sheet == 1 ? 1 : -1, s.p, s.u, 0, 0, s.A12, 0, 0}),
+            1e-9);
 }
 
 // ---- Figure 18 at any wall point: the rim_entry start of roll3 ----

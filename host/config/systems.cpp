@@ -22,14 +22,15 @@ ParamRule rule(const std::string& n, Param p, std::optional<double> d, bool (*ok
   return {n, p, d, ok, allowed};
 }
 
-// Parameters of the rolling models with gravity: the size of the plate or wall (`size`), the
-// ball radius r (required; `r_allowed` says what it may be) and gravity, given as g or as
-// g_effective.
-std::vector<ParamRule> rolling_parameters(const ParamRule& size, const std::string& r_allowed) {
-  return {size, rule("r", P_BALL_R, std::nullopt, positive, r_allowed),
-          rule("g", P_G, 0.0, any, "any number (physical gravity; the rolling ball falls at g/(1+gamma^2))"),
-          rule("g_effective", P_G_EFF, 0.0, any,
-               "any number (the paper's effective gravity g/(1+gamma^2); give g or g_effective, not both)")};
+// Parameters of the rolling models with gravity: the size of the plate or wall (`size`, none
+// for a polygon, whose `vertices` are read apart), the ball radius r (required; `r_allowed` says
+// what it may be) and gravity, given as g or as g_effective.
+std::vector<ParamRule> rolling_parameters(std::vector<ParamRule> size, const std::string& r_allowed) {
+  size.push_back(rule("r", P_BALL_R, std::nullopt, positive, r_allowed));
+  size.push_back(rule("g", P_G, 0.0, any, "any number (physical gravity; the rolling ball falls at g/(1+gamma^2))"));
+  size.push_back(rule("g_effective", P_G_EFF, 0.0, any,
+                      "any number (the paper's effective gravity g/(1+gamma^2); give g or g_effective, not both)"));
+  return size;
 }
 
 // The observables of a system's groups (kSystems: observables), group by group.
@@ -160,7 +161,7 @@ SystemSchema system_schema(const std::string& name) {
     case ModelKind::roll_disc: {
       // Sections 5.1-5.5, Proposition 12 (include/skipstone/rolling/roll4_disc.hpp)
       s.parameters = rolling_parameters(
-          rule("R", P_R, 1.0, positive, "> 0 (radius of the cross-section disc of the solid cylinder)"),
+          {rule("R", P_R, 1.0, positive, "> 0 (radius of the cross-section disc of the solid cylinder)")},
           "> 0 (rolling ball radius)");
       const std::vector<ParamRule> face = {
           rule("x1", P_X1, 0.0, any, "any number (position on the face; outside the disc the trajectory is masked)"),
@@ -179,11 +180,9 @@ SystemSchema system_schema(const std::string& name) {
     case ModelKind::roll4_table: {
       // Sections 5.1-5.5, Proposition 12 with the wall's curvature (include/skipstone/rolling/table_roll.hpp)
       const bool roll4 = traits->model == ModelKind::roll4_table;
-      std::vector<ParamRule> size = table_rules(traits->table);
-      s.parameters = rolling_parameters(size.back(), traits->table == TableKind::sinai
-                                                          ? "> 0 and < radius (rolling ball radius)"
-                                                          : "> 0 (rolling ball radius)");
-      s.parameters.insert(s.parameters.begin(), size.begin(), size.end() - 1);
+      s.parameters = rolling_parameters(table_rules(traits->table), traits->table == TableKind::sinai
+                                                                         ? "> 0 and < radius (rolling ball radius)"
+                                                                         : "> 0 (rolling ball radius)");
       std::vector<ParamRule> face = {
           rule("x1", P_X1, 0.0, any, "any number (position on the face; off the plate the trajectory is masked)"),
           rule("x2", P_X2, 0.0, any, "any number"),
@@ -214,7 +213,7 @@ SystemSchema system_schema(const std::string& name) {
       // Sections 5.4 and 4.1: exact per segment (include/skipstone/rolling/stadium_segments.hpp)
       const bool planes = traits->model == ModelKind::roll_planes;
       s.parameters = rolling_parameters(
-          rule("L", P_L, 1.0, positive, "> 0 (width of the plate: length of the flat parts of N_r)"),
+          {rule("L", P_L, 1.0, positive, "> 0 (width of the plate: length of the flat parts of N_r)")},
           "> 0 (rolling ball radius)");
       std::vector<ParamRule> keys = {
           rule("x1", P_X1, 0.0, any, "any number (position on the + sheet; outside [-L/2, L/2] the trajectory is masked)"),
@@ -235,7 +234,7 @@ SystemSchema system_schema(const std::string& name) {
     }
     case ModelKind::roll_inside_cylinder:
       // Figure 2 (left), classical: closed form (include/skipstone/rolling/roll3_inside_cylinder.hpp)
-      s.parameters = rolling_parameters(rule("R", P_R, 1.0, positive, "> 0 (radius of the cylinder wall)"),
+      s.parameters = rolling_parameters({rule("R", P_R, 1.0, positive, "> 0 (radius of the cylinder wall)")},
                                         "> 0 and < R (rolling ball radius)");
       s.starts = {{"wall",
                    {StartKind::interior,

@@ -116,9 +116,13 @@ inline constexpr SystemTraits kSystems[] = {
     traits_detail::rolling("roll3:disc", ModelKind::roll3_table, TableKind::disc),
     traits_detail::rolling("roll3:stadium", ModelKind::roll3_table, TableKind::stadium),
     traits_detail::rolling("roll3:ellipse", ModelKind::roll3_table, TableKind::ellipse),
+    traits_detail::rolling("roll3:rectangle", ModelKind::roll3_table, TableKind::rectangle),
+    traits_detail::rolling("roll3:polygon", ModelKind::roll3_table, TableKind::polygon),
     traits_detail::rolling("roll3:sinai", ModelKind::roll3_table, TableKind::sinai),
     traits_detail::rolling("roll4:stadium", ModelKind::roll4_table, TableKind::stadium),
     traits_detail::rolling("roll4:ellipse", ModelKind::roll4_table, TableKind::ellipse),
+    traits_detail::rolling("roll4:rectangle", ModelKind::roll4_table, TableKind::rectangle),
+    traits_detail::rolling("roll4:polygon", ModelKind::roll4_table, TableKind::polygon),
     traits_detail::rolling("roll4:sinai", ModelKind::roll4_table, TableKind::sinai),
 };
 inline constexpr std::size_t kSystemCount = sizeof(kSystems) / sizeof(kSystems[0]);

@@ -12,6 +12,10 @@
 //   circle  q = l;     e1(q) = e1_ref turned by -kappa (q - q_ref),    b = c - e1 / kappa
 //   ellipse q = theta; b = (a cos q, b sin q), e1 along (b.x / a^2, b.y / b^2),
 //                      kappa = -a b / speed^3, dq/dl = 1 / speed, speed = |db/dq|
+//   vertex  q = psi;   b = the vertex, e1(q) = e1_ref turned by q (from the outward normal of
+//                      the edge that ends there to that of the edge that starts there): the
+//                      limit of a circle of radius rho -> 0 (kappa = -1/rho), where the centre
+//                      moves on the sphere of radius r about the vertex (edge_system.hpp)
 // so the ellipse is integrated along its curve parameter (no arc-length inversion) and the
 // constant-curvature pieces need nothing but q. Each table says which piece a wall point lies on
 // (edge_arc_at) and which piece follows a break (edge_arc_after); q is unwrapped, so a ball
@@ -19,12 +23,13 @@
 #pragma once
 #include "skipstone/tables/disc.hpp"
 #include "skipstone/tables/ellipse.hpp"
+#include "skipstone/tables/polygon.hpp"
 #include "skipstone/tables/sinai.hpp"
 #include "skipstone/tables/stadium.hpp"
 
 namespace skipstone {
 
-enum class ArcShape : int { line = 0, circle = 1, ellipse = 2 };
+enum class ArcShape : int { line = 0, circle = 1, ellipse = 2, vertex = 3 };
 
 // A wall point in the paper's frame.
 struct EdgePoint {
@@ -40,6 +45,8 @@ struct EdgeArc {
   double q_ref;        // line, circle: the coordinate of the reference point
   Vec2 b_ref, e1_ref;  // line: point and outward normal there; circle: centre c and e1 at q_ref
   double a, b;         // ellipse: semi-axes along x and y
+  int index;           // polygon: the edge (line) or vertex number
+  double lap;          // polygon: how many times round the wall q is (q_lo = lap perimeters + ...)
 
   SKIPSTONE_HD double curvature(double q) const {
     if (shape != ArcShape::ellipse) return kappa;
@@ -54,6 +61,10 @@ struct EdgeArc {
     if (shape == ArcShape::line) {
       e1 = e1_ref;
       b_q = b_ref + (q - q_ref) * rot90(e1_ref);
+    } else if (shape == ArcShape::vertex) {
+      const double c = cos(q), s = sin(q);
+      e1 = {c * e1_ref.x - s * e1_ref.y, s * e1_ref.x + c * e1_ref.y};
+      b_q = b_ref;
     } else if (shape == ArcShape::circle) {
       const double al = -kappa * (q - q_ref), c = cos(al), s = sin(al);
       e1 = {c * e1_ref.x - s * e1_ref.y, s * e1_ref.x + c * e1_ref.y};
@@ -70,6 +81,7 @@ struct EdgeArc {
   // Arc length along the wall from coordinate q0 to q1 (signed; for the ellipse
   // l(theta) = b E(theta | 1 - a^2/b^2), elliptic_arc.hpp).
   SKIPSTONE_HD double arc_between(double q0, double q1) const {
+    if (shape == ArcShape::vertex) return 0.0;
     if (shape != ArcShape::ellipse) return q1 - q0;
     const double m = 1.0 - (a * a) / (b * b);
     return b * (elliptic_e(q1, m) - elliptic_e(q0, m));
@@ -174,6 +186,58 @@ SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc edge_arc_after(const StadiumTable& t, cons
   if (part == 4) part = 0, next_lap += 1.0;
   if (part == -1) part = 3, next_lap -= 1.0;
   return stadium_arc(t, part, next_lap);
+}
+
+// ---- polygon and rectangle: edges (q = arc length from vertex 0, lap k adds k perimeters)
+// and vertices (q = the angle turned, from 0 to the exterior angle) ----
+SKIPSTONE_HD SKIPSTONE_INLINE double polygon_arc_start(const PolygonTable& t, int edge) {
+  double l = 0.0;
+  for (int i = 0; i < edge; ++i) l += norm(t.v[i + 1] - t.v[i]);
+  return l;
+}
+
+SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc polygon_edge_arc(const PolygonTable& t, int edge, double lap) {
+  const double lo = polygon_arc_start(t, edge) + lap * t.boundary_length();
+  const double len = norm(t.v[(edge + 1) % t.n] - t.v[edge]);
+  EdgeArc arc = line_arc(t.v[edge], -1.0 * t.inward_normal(edge), lo, edge, lo, lo + len);
+  arc.index = edge;
+  arc.lap = lap;
+  return arc;
+}
+
+// Vertex j, where edge j - 1 ends and edge j starts.
+SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc polygon_vertex_arc(const PolygonTable& t, int j, double lap) {
+  const Vec2 before = -1.0 * t.inward_normal((j + t.n - 1) % t.n), after = -1.0 * t.inward_normal(j);
+  EdgeArc arc{};
+  arc.shape = ArcShape::vertex;
+  arc.part = j;
+  arc.index = j;
+  arc.lap = lap;
+  arc.q_lo = 0.0;
+  arc.q_hi = atan2(cross(before, after), dot(before, after));
+  arc.q_ref = 0.0;
+  arc.b_ref = t.v[j];
+  arc.e1_ref = before;
+  return arc;
+}
+
+SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc edge_arc_at(const PolygonTable& t, Vec2 p, int part, double& q) {
+  const EdgeArc arc = polygon_edge_arc(t, part, 0.0);
+  const double l = arc.q_lo + dot(p - arc.b_ref, rot90(arc.e1_ref));
+  q = l < arc.q_lo ? arc.q_lo : l > arc.q_hi ? arc.q_hi : l;
+  return arc;
+}
+
+SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc edge_arc_after(const PolygonTable& t, const EdgeArc& arc, bool forward) {
+  const int n = t.n;
+  if (arc.shape == ArcShape::line) {  // edge i: on to vertex i + 1, or back to vertex i
+    const int i = arc.index;
+    if (!forward) return polygon_vertex_arc(t, i, arc.lap);
+    return i + 1 == n ? polygon_vertex_arc(t, 0, arc.lap + 1.0) : polygon_vertex_arc(t, i + 1, arc.lap);
+  }
+  const int j = arc.index;  // vertex j: on to edge j, or back to edge j - 1
+  if (forward) return polygon_edge_arc(t, j, arc.lap);
+  return j == 0 ? polygon_edge_arc(t, n - 1, arc.lap - 1.0) : polygon_edge_arc(t, j - 1, arc.lap);
 }
 
 // The smooth walls have no breaks: never called for them, but every table answers.

@@ -14,6 +14,23 @@
 // The model needs 1 - r kappa sin(phi) > 0: on a convex wall always, around a scatterer of
 // radius rho for r < rho (the config rejects the others).
 //
+// At a vertex of a polygon (a convex wedge) the nearest point of the plate to the centre is the
+// vertex V itself, so the centre moves on the sphere of radius r about V: x = V + r (sin(phi)
+// e1(psi) + cos(phi) e_w), psi the angle e1 has turned from the outward normal of the edge that
+// ends at V. The shape operator of that sphere (normal from V to the centre) is -1/r on every
+// tangent direction, and Theorem 7, dv/dt = -eta S Sh v, dS/dt = eta (Sh v) ^ v, becomes
+//     dv/dt = (eta / r) S v,     dS/dt = 0 (roll3);   roll4 (on S^2 x R): dS/dt = -(eta v3 / r) v_s ^ e3,
+// v_s the part of v on the sphere. In the frame X1 = tau = d x / d phi / r, X2 = e2(psi), X3 = e3,
+// whose X1 and X2 turn along the sphere's latitude circles (geodesic curvature cot(phi) / r),
+// these are Proposition 12's blocks with
+//     f_c = -cos(phi) / (r sin(phi)),   f_s = -1 / r,   psi' = v2 / (r sin(phi)),
+// which is the limit rho -> 0 of a circle piece of radius rho (kappa = -1/rho: f_c = -cos(phi) /
+// (rho + r sin(phi)), f_s = -sin(phi) / (rho + r sin(phi)), psi' = l' / rho = v2 / (rho + r sin(phi))).
+// In particular S12' = eta (f_s + 1/r) v1 v2 = 0: the spin about the contact normal is constant
+// and (v1, v2) turns at eta S12 / r, the centre running along a circle of the sphere. The vertex
+// piece meets the two edge pieces where the sphere and the edges' cylinders touch (the planes
+// through V across each edge): the frames agree there and only the curvature jumps, a break.
+//
 // Projection after every step (rim_passage.hpp): (cos phi, sin phi) onto the unit circle, and
 // (v1, v2, S12) rescaled onto the transversal invariant (2 E1, or 2 (E1 + G y_c) - 2 G y_c with
 // in-plane gravity, applied as roll4_disc.hpp applies E2 + G x3: only where the correction is a
@@ -48,7 +65,8 @@ struct EdgeSystem {
   SKIPSTONE_HD void rhs(const double* y, double* f) const {
     const double q = y[5];
     double fc, fs;
-    disc_transversal_rhs(arc.curvature(q), r, eta, y, f, fc, fs);
+    if (arc.shape == ArcShape::vertex) vertex_rhs(y, f, fc, fs);
+    else disc_transversal_rhs(arc.curvature(q), r, eta, y, f, fc, fs);
     if (arc.shape == ArcShape::ellipse) f[5] *= arc.q_rate(q);
     if (inplane_gravity()) {
       const EdgePoint e = arc.point(q);
@@ -86,13 +104,28 @@ struct EdgeSystem {
       rate = 0.0;
       return kNoBreak;
     }
-    const double q_dot = arc.q_rate(q) * y[1] / (1.0 - r * arc.curvature(q) * y[4]);
+    const double q_dot = arc.shape == ArcShape::vertex ? y[1] / (r * y[4])
+                                                       : arc.q_rate(q) * y[1] / (1.0 - r * arc.curvature(q) * y[4]);
     const double to_lo = q - arc.q_lo, to_hi = arc.q_hi - q;
     rate = to_lo < to_hi ? q_dot : -q_dot;
     return to_lo < to_hi ? to_lo : to_hi;
   }
 
  private:
+  // The transversal block on the sphere about a vertex (the header's limit rho -> 0), y[5] = psi.
+  SKIPSTONE_HD void vertex_rhs(const double* y, double* f, double& fc, double& fs) const {
+    const double v1 = y[0], v2 = y[1], S12 = y[2], c = y[3], s = y[4], ir = 1.0 / r;
+    const double w = ir / s;
+    fc = -c * w;
+    fs = -ir;
+    f[0] = -fc * v2 * v2 - eta * fs * v2 * S12;
+    f[1] = fc * v1 * v2 - eta * ir * v1 * S12;
+    f[2] = 0.0;
+    f[3] = -s * v1 * ir;
+    f[4] = c * v1 * ir;
+    f[5] = v2 * w;
+  }
+
   // Rescales the 3-block at b onto |b|^2 = target where that is a round-off-sized correction.
   SKIPSTONE_HD static void rescale_block(double* b, double target) {
     const double k = b[0] * b[0] + b[1] * b[1] + b[2] * b[2];

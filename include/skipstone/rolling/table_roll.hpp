@@ -1,5 +1,5 @@
-// roll3:<table> and roll4:<table>: a ball rolling without slipping on the plate C of any smooth
-// 2D table (disc, stadium, ellipse, Sinai) and over its edge (paper Sections 5.1-5.5,
+// roll3:<table> and roll4:<table>: a ball rolling without slipping on the plate C of any 2D
+// table (disc, stadium, ellipse, Sinai, rectangle, convex polygon) and over its edge (paper Sections 5.1-5.5,
 // Proposition 12 with the wall's curvature kappa(s); Figure 4 is roll3:sinai, Figure 14
 // roll4:sinai):
 //   roll3 (N = 6): a 3D ball on the plate C in the (x, y) plane, with the plate's in-plane gravity
@@ -9,8 +9,9 @@
 // table's next_hit, in-plane gravity for roll3; straight for roll4 with the free fall along the
 // axis), S constant. Curved part N^c: edge_system.hpp over the pieces of the wall
 // (edge_arc.hpp), integrated by rim_passage.hpp; a passage that reaches a break of the wall
-// (the stadium's curvature jumps) stops there and goes on over the next piece, so that no step
-// crosses a jump. Junction maps: disc_junction.hpp (plate_to_edge, edge_to_plate) with the
+// (the stadium's curvature jumps, the two ends of a polygon's vertex piece) stops there and goes
+// on over the next piece, so that no step crosses a jump. At a polygon's vertex the ball rolls
+// round the vertex on the sphere of radius r about it (edge_system.hpp). Junction maps: disc_junction.hpp (plate_to_edge, edge_to_plate) with the
 // frame (e1, e2) of the wall point.
 //
 // State and outputs as in roll4_disc.hpp (whose disc this is, with the table's flight instead of
@@ -124,7 +125,9 @@ struct TableRollRun {
   double t, z_end;
   Status status;
   bool single_passage;  // the run is one passage (a rim_entry start)
-  double t_entry, q_entry;  // the current passage's start
+  double t_entry;     // when the current passage started
+  double q_piece;     // where on its current piece of the wall (the piece's coordinate)
+  double arc_before;  // the arc length along the wall over its earlier pieces
   int exit_side;
   double exit_time, exit_arc;
 
@@ -180,11 +183,13 @@ struct TableRollRun {
     if (!(events < opt.max_events && t < opt.t_max)) return false;
     const double G = m.G, g_plane = N == 6 ? G : 0.0;
     const Hit<Vec2> hit = table.next_hit(s.p, s.u, g_plane, last_part, opt.t_max - t);
-    if (hit.kind == HitKind::miss || hit.kind == HitKind::corner) {
-      status = hit.kind == HitKind::corner ? Status::corner : Status::integrator_failure;
+    // a flight that meets the wall next to a vertex of a polygon is no special case for a
+    // rolling ball: it rolls over the edge there and on round the vertex (corner: a wall hit)
+    if (hit.kind == HitKind::miss) {
+      status = Status::integrator_failure;
       return false;
     }
-    const bool to_end = hit.kind != HitKind::wall;
+    const bool to_end = hit.kind != HitKind::wall && hit.kind != HitKind::corner;
     if (to_end && !isfinite(opt.t_max)) {
       status = Status::escaped;
       return false;
@@ -225,7 +230,8 @@ struct TableRollRun {
     double q;
     const EdgeArc arc = edge_arc_at(table, s.p, part, q);
     t_entry = t;
-    q_entry = q;
+    q_piece = q;
+    arc_before = 0.0;
     const EdgePoint e = arc.point(q);
     plate_to_edge<N>(s, e.e1, e.e2, q, y);
     // the largest step: phi' = v1 / r moves phi by at most about one radian (half of one where
@@ -253,8 +259,9 @@ struct TableRollRun {
       if (run.status == Status::exited && run.side == kRimBreakSide) {
         // the next piece of the wall, on the side of the end the passage reached
         const bool forward = sys.arc.q_hi - y[5] < y[5] - sys.arc.q_lo;
+        arc_before += sys.arc.arc_between(q_piece, y[5]);
         sys.arc = edge_arc_after(table, sys.arc, forward);
-        y[5] = forward ? sys.arc.q_lo : sys.arc.q_hi;
+        y[5] = q_piece = forward ? sys.arc.q_lo : sys.arc.q_hi;
         continue;
       }
       if (run.status != Status::exited) {
@@ -265,7 +272,7 @@ struct TableRollRun {
       if (events == 0) {
         exit_side = run.side;
         exit_time = t - t_entry;
-        exit_arc = sys.arc.arc_between(q_entry, y[5]);
+        exit_arc = arc_before + sys.arc.arc_between(q_piece, y[5]);
       }
       ++events;
       const EdgePoint e = sys.arc.point(y[5]);
