@@ -29,7 +29,8 @@ using nlohmann::json;
 // FmaContractedKernelMatchesCpu): a device contracts a*b+c into FMAs where the CPU backend does
 // not, so results agree to round-off amplified by the dynamics, not bitwise. Each config's
 // horizon is short enough that this amplification stays far below the tolerance (the stadium is
-// chaotic: 10 impacts; the rectangle with gravity: 20), and it compares only observables that
+// chaotic: 10 impacts; the rectangle with gravity: 20; the rolling stadium and polygon: 6
+// passages, where 12 let one slow trajectory in 100 drift by 1e-7), and it compares only observables that
 // are functions of the trajectory, not of where the integrator happened to step (z_min/z_max of
 // roll4:disc are sampled at the rim passages' steps; they differ by up to 1.5e-4 between FMA and
 // non-FMA builds while the trajectories agree to 1e-12). Differences are relative to 1 + |CPU value|.
@@ -114,6 +115,26 @@ std::vector<BackendCase> mixed_cases() {
                                             {"param": "v2", "min": -1, "max": 1, "n": 12}]},
           "stop": {"max_events": 40, "t_max": 100.0}, "options": {"precision": "float"}})",
        {{kTEnd, kRhoEven, kRhoOdd, kZFinal, kZDrift}, kCudaFloatRimAgreement}},
+      {R"({"system": "roll4:stadium", "parameters": {"eta": 0.5, "r": 0.1, "g_effective": 0.5},
+          "initial": {"x2": 0.2, "S12": 0.3, "S23": -0.5, "v3": 0.2},
+          "scan": {"type": "grid", "axes": [{"param": "x1", "min": -1.5, "max": 1.5, "n": 10},
+                                            {"param": "v2", "min": -1, "max": 1, "n": 10}]},
+          "stop": {"max_events": 6, "t_max": 20.0}})",
+       {{kTEnd, kZFinal, kZDrift}, kCudaAgreement}},
+      {R"({"system": "roll3:polygon", "parameters": {"eta": 0.5, "r": 0.1, "g": 0.4,
+            "vertices": [[1, 0], [0, 1], [-1, 0], [0, -1]]},
+          "initial": {"x1": 0.1, "S12": 0.2},
+          "scan": {"type": "grid", "axes": [{"param": "v1", "min": -1, "max": 1, "n": 10},
+                                            {"param": "v2", "min": -1, "max": 1, "n": 10}]},
+          "stop": {"max_events": 6, "t_max": 20.0}})",
+       {{kTEnd, kZFinal, kExitTime, kExitArc}, kCudaAgreement}},
+      {R"({"system": "roll3:ellipse", "parameters": {"eta": 0.5, "r": 0.2},
+          "initial": {"start": "rim_entry", "speed": 1.0},
+          "scan": {"type": "grid", "axes": [{"param": "boundary_s", "min": 0, "max": 1, "n": 8},
+                                            {"param": "v2", "min": -0.9, "max": 0.9, "n": 8},
+                                            {"param": "S12", "min": -0.9, "max": 0.9, "n": 4}]},
+          "stop": {"t_max": 50.0}})",
+       {{kExitTime, kExitArc}, kCudaAgreement}},
   };
   std::vector<BackendCase> out;
   for (const auto& [text, agreement] : cases) out.push_back({json::parse(text), agreement.first, agreement.second});
