@@ -244,9 +244,10 @@ struct TableRollRun {
     if (inplane) sys.k1_total += 2.0 * G * sys.centre_height(y);
   }
 
-  // One edge passage from y over the pieces of the wall. Returns whether the run goes on.
-  template <class Sink>
-  SKIPSTONE_HD bool roll_over_edge(Sink& sink, EdgeSystem<N>& sys, double* y) {
+  // One edge passage from y over the pieces of the wall. Returns whether the run goes on. Sys is
+  // EdgeSystem<N> (tests pass one that also measures its projections).
+  template <class Sink, class Sys>
+  SKIPSTONE_HD bool roll_over_edge(Sink& sink, Sys& sys, double* y) {
     constexpr int K = kRimExtrapolationDepth;
     for (;;) {
       EdgeSteps<Sink, N> steps_sink{sink, hs, sys, t};
