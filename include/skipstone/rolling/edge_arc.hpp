@@ -96,33 +96,30 @@ struct EdgeArc {
 // A piece with no ends.
 constexpr double kNoBreak = INFINITY;
 
-// A circle of signed curvature kappa through the wall point p with outward normal e1, coordinate
-// q = q_at_p there.
-SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc circle_arc(Vec2 p, Vec2 e1, double kappa, double q_at_p, int part, double q_lo,
-                                                 double q_hi) {
+// A piece of the given shape, range and reference frame (the polygon fields left at 0).
+SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc make_arc(ArcShape shape, int part, double q_lo, double q_hi, double kappa,
+                                               double q_ref, Vec2 b_ref, Vec2 e1_ref) {
   EdgeArc arc{};
-  arc.shape = ArcShape::circle;
+  arc.shape = shape;
   arc.part = part;
   arc.q_lo = q_lo;
   arc.q_hi = q_hi;
   arc.kappa = kappa;
-  arc.q_ref = q_at_p;
-  arc.e1_ref = e1;
-  arc.b_ref = p + (1.0 / kappa) * e1;
+  arc.q_ref = q_ref;
+  arc.b_ref = b_ref;
+  arc.e1_ref = e1_ref;
   return arc;
 }
 
+// A circle of signed curvature kappa through the wall point p with outward normal e1, coordinate
+// q = q_at_p there.
+SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc circle_arc(Vec2 p, Vec2 e1, double kappa, double q_at_p, int part, double q_lo,
+                                                 double q_hi) {
+  return make_arc(ArcShape::circle, part, q_lo, q_hi, kappa, q_at_p, p + (1.0 / kappa) * e1, e1);
+}
+
 SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc line_arc(Vec2 p, Vec2 e1, double q_at_p, int part, double q_lo, double q_hi) {
-  EdgeArc arc{};
-  arc.shape = ArcShape::line;
-  arc.part = part;
-  arc.q_lo = q_lo;
-  arc.q_hi = q_hi;
-  arc.kappa = 0.0;
-  arc.q_ref = q_at_p;
-  arc.b_ref = p;
-  arc.e1_ref = e1;
-  return arc;
+  return make_arc(ArcShape::line, part, q_lo, q_hi, 0.0, q_at_p, p, e1);
 }
 
 // ---- disc: one circle, q = arc length from the point where the ball meets the wall ----
@@ -141,11 +138,7 @@ SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc edge_arc_at(const SinaiTable& t, Vec2 p, i
 // ---- ellipse: q = theta, the point (a cos theta, b sin theta) ----
 SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc edge_arc_at(const EllipseTable& t, Vec2 p, int part, double& q) {
   q = atan2(p.y / t.b, p.x / t.a);
-  EdgeArc arc{};
-  arc.shape = ArcShape::ellipse;
-  arc.part = part;
-  arc.q_lo = -kNoBreak;
-  arc.q_hi = kNoBreak;
+  EdgeArc arc = make_arc(ArcShape::ellipse, part, -kNoBreak, kNoBreak, 0.0, 0.0, {0.0, 0.0}, {0.0, 0.0});
   arc.a = t.a;
   arc.b = t.b;
   return arc;
@@ -208,16 +201,10 @@ SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc polygon_edge_arc(const PolygonTable& t, in
 // Vertex j, where edge j - 1 ends and edge j starts.
 SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc polygon_vertex_arc(const PolygonTable& t, int j, double lap) {
   const Vec2 before = -1.0 * t.inward_normal((j + t.n - 1) % t.n), after = -1.0 * t.inward_normal(j);
-  EdgeArc arc{};
-  arc.shape = ArcShape::vertex;
-  arc.part = j;
+  const double exterior = atan2(cross(before, after), dot(before, after));
+  EdgeArc arc = make_arc(ArcShape::vertex, j, 0.0, exterior, 0.0, 0.0, t.v[j], before);
   arc.index = j;
   arc.lap = lap;
-  arc.q_lo = 0.0;
-  arc.q_hi = atan2(cross(before, after), dot(before, after));
-  arc.q_ref = 0.0;
-  arc.b_ref = t.v[j];
-  arc.e1_ref = before;
   return arc;
 }
 
