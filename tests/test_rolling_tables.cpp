@@ -526,6 +526,67 @@ TEST(RollTables, EnergyProjectionIsRoundOffSizedAndTheBareIntegratorKeepsTheEner
   }
 }
 
+// ---- passages that reach a curvature jump at a turning point or together with their exit ----
+// Distance of a point from the wall of the stadium (half_length a, radius R).
+double stadium_wall_distance(Vec2 p, double a, double R) {
+  const double dx = std::fabs(p.x) - a;
+  return dx <= 0.0 ? std::fabs(R - std::fabs(p.y)) : std::fabs(std::hypot(dx, p.y) - R);
+}
+
+// Every row of a stadium run: flat-part rows on the plate, edge rows with their contact point on
+// the wall.
+struct WallCheck {
+  double a, R, r;
+  double worst_contact = 0.0, worst_outside = 0.0;
+  template <class T>
+  void on_step(T, const T*) {}  // simulate_trajectory instantiates the Figure-18 system too
+  template <class V, class S>
+  void on_event(double, V x, const S&, V nu) {
+    if constexpr (std::is_same_v<V, Vec3>) {
+      const bool flat = nu.x == 0.0 && nu.y == 0.0;
+      const Vec2 p = {x.x, x.y};
+      if (flat) {
+        if (!StadiumTable{a, R}.inside(p)) worst_outside = std::fmax(worst_outside, stadium_wall_distance(p, a, R));
+      } else {
+        worst_contact = std::fmax(worst_contact, stadium_wall_distance(p - r * Vec2{nu.x, nu.y}, a, R));
+      }
+    }
+  }
+};
+
+// Starts found by scanning the roll4:stadium and roll3:stadium presets, whose passages reach a
+// junction (1) at a turning point of the ball's motion along the wall: the piece was switched
+// back and forth without the clock moving until the step budget ran out; (2) just after phi had
+// returned to pi: the break was located first, the exit was missed and the centre ran on inside
+// the plate. Both now finish, with every row where it belongs.
+TEST(RollTables, PassagesThatMeetAJunctionAtATurnOrWithTheirExitFinish) {
+  const json size = {{"half_length", 1.0}, {"R", 1.0}};
+  struct Case {
+    const char* system;
+    FaceStart start;
+    double g, T;
+  };
+  const Case cases[] = {
+      {"roll4:stadium", {0.0, 0.0, 0.8957746478873239, 1.0, -0.509090909090909, 0.0, 0.0, 0.0, 0.0}, 1.0, 100.0},
+      {"roll4:stadium", {0.0, 0.0, -0.963157894736842, 0.5, -0.03968253968253971, 0.0, 0.0, 0.0, -1.0}, 1.0, 100.0},
+      {"roll3:stadium", {-1.253191489361702, 0.0, -1.4893617021276597, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0}, 1.0, 50.0},
+  };
+  for (const Case& k : cases) {
+    const bool roll4 = std::string(k.system) == "roll4:stadium";
+    TableCase c{"stadium", size, k.start, k.g, k.T};
+    json cfg = rolling_config(k.system, c, 0.1, 0.5, k.start, 0.0, k.T, roll4);
+    cfg["parameters"].erase("eta");
+    cfg["parameters"][roll4 ? "eta" : "gamma"] = roll4 ? 0.5 : 0.6325;
+    cfg["parameters"][roll4 ? "g_effective" : "g"] = k.g;
+    WallCheck rows{1.0, 1.0, 0.1};
+    const TrajectoryResult res = simulate_trajectory(testing::config_from(cfg).spec, 0, rows);
+    EXPECT_EQ(res.status, Status::finished) << k.system;
+    EXPECT_GT(res.events, 10u) << k.system;
+    EXPECT_LT(rows.worst_contact, 1e-9) << k.system << ": a contact point off the wall";
+    EXPECT_LT(rows.worst_outside, 1e-9) << k.system << ": a flat-part point off the plate";
+  }
+}
+
 // ---- Figure 18 at any wall point: the rim_entry start of roll3 ----
 json entry_config(const std::string& system, const json& size, double r, double eta, double u0, double v2, double S12) {
   json params = size;

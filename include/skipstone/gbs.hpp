@@ -82,7 +82,7 @@ SKIPSTONE_HD T gbs_step(const Sys& sys, const T* y, same_t<T> H, T* y_new, same_
 // Step-size factor after a step with scaled error err (order 2K method).
 template <int K, class T>
 SKIPSTONE_HD SKIPSTONE_INLINE T gbs_step_factor(T err) {
-  if (!(err > T(0))) return T(4);
+  if (!(err > T(0))) return err == T(0) ? T(4) : T(0.2);  // NaN (a step into a singularity): shrink
   const T f = T(0.9) * pow(err, T(-1) / (2 * K - 1));
   return f < T(0.2) ? T(0.2) : (f > T(4) ? T(4) : f);
 }

@@ -65,9 +65,15 @@ struct EdgeSystem {
   SKIPSTONE_HD void rhs(const double* y, double* f) const {
     const double q = y[5];
     double fc, fs;
-    if (arc.shape == ArcShape::vertex) vertex_rhs(y, f, fc, fs);
-    else disc_transversal_rhs(arc.curvature(q), r, eta, y, f, fc, fs);
-    if (arc.shape == ArcShape::ellipse) f[5] *= arc.q_rate(q);
+    if (arc.shape == ArcShape::vertex) {
+      vertex_rhs(y, f, fc, fs);
+    } else if (arc.shape == ArcShape::ellipse) {  // kappa and dq/dl from one speed |b'(theta)|
+      const double v = arc.ellipse_speed(q);
+      disc_transversal_rhs(-arc.a * arc.b / (v * v * v), r, eta, y, f, fc, fs);
+      f[5] /= v;
+    } else {
+      disc_transversal_rhs(arc.kappa, r, eta, y, f, fc, fs);
+    }
     if (inplane_gravity()) {
       const EdgePoint e = arc.point(q);
       f[0] -= G * y[3] * e.e1.y;

@@ -152,6 +152,23 @@ class RimStepper {
       newton(y_step);
       return;
     }
+    if constexpr (rim_has_breaks<Sys>::value) {
+      // The two events' first guesses came from different interpolants: the one located may lie
+      // past the other (a break reached after phi has already returned to 0 or pi, or an exit
+      // beyond the end of the piece). Then the other one comes first: locate it inside [0, theta].
+      T rate;
+      if (event_ == 1 && y_step[4] < T(0)) {
+        relocate(0, out_.y[4], y_step[4]);
+        return;
+      }
+      if (event_ == 0) {
+        const T m = sys_.break_margin(y_step, rate);
+        if (m < T(0)) {
+          relocate(1, sys_.break_margin(out_.y, rate), m);
+          return;
+        }
+      }
+    }
     out_.t += theta_ * H_;
     for (int i = 0; i < N; ++i) out_.y[i] = y_step[i];
     out_.status = Status::exited;
@@ -200,11 +217,20 @@ class RimStepper {
     }
     event_ = 0;
     bool bracketed = y_new[4] < T(0);
+    T lo_b = T(0);  // the lower end of a break's bracket
     if constexpr (rim_has_breaks<Sys>::value) {
       T rate0, rate1;
       const T m0 = sys_.break_margin(y, rate0), m1 = sys_.break_margin(y_new, rate1);
       T theta_b = T(-1);
-      if (m1 < T(0)) {
+      if (!(m0 > T(0)) && rate0 < T(0)) {
+        theta_b = T(0);  // on a break and moving out of the piece: it leaves at once
+      } else if (m1 < T(0) && !(m0 > T(0))) {
+        // on a break moving in (a piece just entered), out again within the step: the later
+        // crossing, not the break it starts on
+        theta_b = hermite_first_root(m0, H_ * rate0, m1, H_ * rate1);
+        if (theta_b < T(0)) theta_b = T(1);
+        lo_b = T(0.5) * theta_b;
+      } else if (m1 < T(0)) {
         theta_b = m0 / (m0 - m1);
       } else if (rate0 < T(0) && rate1 > T(0)) {
         const T h_fine = T(kRimFineStep) * h_max_;
@@ -223,7 +249,7 @@ class RimStepper {
     if (theta >= T(0)) {
       theta_ = theta;
       bracketed_ = bracketed;
-      lo_ = T(0);
+      lo_ = event_ == 1 ? lo_b : T(0);
       hi_ = T(1);
       iteration_ = 0;
       phase_ = Phase::locate;
@@ -240,6 +266,17 @@ class RimStepper {
       return;
     }
     H_ *= gbs_step_factor<K>(err);
+  }
+
+  // Locate `event` instead, inside [0, theta_], where its function goes from g0 to g_end < 0.
+  SKIPSTONE_HD void relocate(int event, T g0, T g_end) {
+    event_ = event;
+    hi_ = theta_;
+    lo_ = T(0);
+    bracketed_ = true;
+    theta_ = g0 > T(0) ? theta_ * g0 / (g0 - g_end) : T(0);
+    iteration_ = 0;
+    phase_ = Phase::locate;
   }
 
   SKIPSTONE_HD void newton(const T* yt) {
