@@ -1,17 +1,19 @@
 #!/usr/bin/python3
 """Render the paper's rolling figures from `skipstone trace` CSVs (run with Debian's /usr/bin/python3).
 
-Figure 2 left (roll3:inside-cylinder, classical), 11 (roll3:strip, Section 4.1), 16 and 17
-(roll4:planes, Section 5.4), 19 and 20 (roll4:disc, Section 5.5; when their presets exist):
-height against time and projections of the centre's path. Each figure is one FIGURES entry: its
-preset in examples/, one curve per scan point of the preset (trace --index I, into a temporary
+Figure 2 left (roll3:inside-cylinder, classical), 4 right (roll3:sinai), 11 (roll3:strip, Section
+4.1), 16 and 17 (roll4:planes, Section 5.4), 19 and 20 (roll4:disc, Section 5.5; when their presets
+exist): height against time and projections of the centre's path. Each figure is one FIGURES entry:
+its preset in examples/, one curve per scan point of the preset (trace --index I, into a temporary
 folder), and a plot kind. The closed-form models and Figure 20 (roll4:disc, parabolic flights
-between rim passages) are traced with --sample DT so that the curves are smooth.
+between rim passages) are traced with --sample DT so that the curves are smooth. The "shadow"
+kind also traces each point's no-slip shadow (Theorem 8) and draws both paths on one axes.
 
     /usr/bin/python3 scripts/plot_figures.py --skipstone build/skipstone [FIGURE ...]
 """
 import argparse
 import json
+import math
 import os
 import subprocess
 import sys
@@ -28,11 +30,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # name -> preset, plot kind, trace sample step (None: the model's own events/steps)
 FIGURES = {
     "figure2": {"preset": "inside_cylinder.json", "kind": "inside_cylinder", "sample": 0.02},
+    "figure4": {"preset": "figure4.json", "kind": "shadow", "sample": None},
     "figure11": {"preset": "figure11.json", "kind": "strip", "sample": 0.02},
     "figure16": {"preset": "figure16.json", "kind": "planes", "sample": 0.02},
     "figure17": {"preset": "figure17.json", "kind": "planes", "sample": 0.02},
     "figure19": {"preset": "figure19.json", "kind": "disc_path", "sample": None},
     "figure20": {"preset": "figure20.json", "kind": "disc_height", "sample": 0.02},
+    "roll4_stadium_shadow": {"preset": "roll4_stadium_shadow.json", "kind": "shadow", "sample": None},
 }
 
 
@@ -53,13 +57,66 @@ def grid_points(cfg):
     return points
 
 
-def trace(skipstone, preset_path, index, sample, work):
-    out = os.path.join(work, f"trace{index}.csv")
+def trace(skipstone, preset_path, index, sample, work, name="trace"):
+    out = os.path.join(work, f"{name}{index}.csv")
     cmd = [skipstone, "trace", preset_path, "--out", out, "--index", str(index)]
     if sample:
         cmd += ["--sample", str(sample)]
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
     return np.genfromtxt(out, delimiter=",", names=True)
+
+
+# Keys of the rolling tables' "parameters" (the rest of a scan point belongs to "initial").
+ROLLING_PARAMETERS = {"r", "eta", "gamma", "beta", "g", "g_effective", "R", "half_length", "a", "b", "side", "radius"}
+
+
+def rolling_point(cfg, point):
+    """The parameters and the initial keys of a rolling preset at one scan point."""
+    params, init = dict(cfg["parameters"]), dict(cfg.get("initial", {}))
+    for key, value in point.items():
+        (params if key in ROLLING_PARAMETERS else init)[key] = value
+    return params, init
+
+
+def shadow_config(cfg, point):
+    """The no-slip shadow of a roll3:<table> or roll4:<table> trajectory (Theorem 8, docs/models.md):
+    <table> or cylinder:<table> with beta = pi eta, the rolling ball's effective gravity, the same
+    table, and the flat-part state of the `plate` start (no-slip spin S12; in 3D w = (S23, -S13, S12))."""
+    params, init = rolling_point(cfg, point)
+    model, table = cfg["system"].split(":")
+    if model not in ("roll3", "roll4") or init.get("start", "plate") != "plate":
+        raise SystemExit(f"plot_figures: no no-slip shadow for {cfg['system']} with start {init.get('start')}")
+    if "eta" in params:
+        eta = params["eta"]
+    elif "gamma" in params:
+        eta = params["gamma"] / math.sqrt(1.0 + params["gamma"] ** 2)
+    else:
+        eta = math.sin(0.5 * params["beta"])  # gamma = tan(beta / 2)
+    gamma2 = eta * eta / (1.0 - eta * eta)
+    g_eff = params.get("g_effective", params.get("g", 0.0) / (1.0 + gamma2))
+    if model == "roll3" and g_eff != 0.0:
+        raise SystemExit("plot_figures: shadow paths are drawn as straight flights; roll3 with in-plane gravity is not")
+    shadow = {k: v for k, v in params.items() if k not in {"r", "eta", "gamma", "beta", "g", "g_effective"}}
+    shadow["beta"] = math.pi * eta
+    if g_eff != 0.0:
+        shadow["g"] = g_eff
+    plate_defaults = (("x1", 0.0), ("x2", 0.0), ("v1", 1.0), ("v2", 0.0), ("S12", 0.0))
+    x1, x2, v1, v2, S12 = (init.get(key, value) for key, value in plate_defaults)
+    if model == "roll3":
+        start = {"start": "interior", "x": x1, "y": x2, "angle": math.atan2(v2, v1), "speed": math.hypot(v1, v2),
+                 "spin": S12}
+    else:
+        start = {"start": "interior", "x": x1, "y": x2, "z": init.get("z", 0.0), "vx": v1, "vy": v2,
+                 "vz": init.get("v3", 0.0), "wx": init.get("S23", 0.0), "wy": -init.get("S13", 0.0), "wz": S12}
+    system = table if model == "roll3" else f"cylinder:{table}"
+    return {"system": system, "parameters": shadow, "initial": start, "stop": cfg["stop"]}
+
+
+def trace_shadow(skipstone, cfg, point, index, work):
+    path = os.path.join(work, f"shadow{index}.json")
+    with open(path, "w") as f:
+        json.dump(shadow_config(cfg, point), f)
+    return trace(skipstone, path, 0, None, work, name=f"shadow{index}_")
 
 
 def label(point):
@@ -152,12 +209,69 @@ def plot_disc(cfg, runs, with_height):
     return fig
 
 
+def draw_table(ax, cfg, point, window):
+    """The table in the (x1, x2) plane; on the Sinai torus, the hole of every cell that meets the
+    window (x_lo, x_hi, y_lo, y_hi)."""
+    p = rolling_point(cfg, point)[0]
+    table = cfg["system"].split(":")[1]
+    t = np.linspace(0.0, 2.0 * np.pi, 200)
+    style = {"color": "0.45", "lw": 0.8}
+    if table == "sinai":
+        side, rho = p.get("side", 1.0), p.get("radius", 0.25)
+        x_lo, x_hi, y_lo, y_hi = (math.floor(window[0] / side), math.ceil(window[1] / side),
+                                  math.floor(window[2] / side), math.ceil(window[3] / side))
+        for i in range(x_lo, x_hi + 1):
+            for j in range(y_lo, y_hi + 1):
+                ax.fill(i * side + rho * np.cos(t), j * side + rho * np.sin(t), color="0.88", ec="0.45", lw=0.8)
+    elif table == "stadium":
+        h, R = p.get("half_length", 1.0), p.get("R", 1.0)
+        cap = np.linspace(-0.5 * np.pi, 0.5 * np.pi, 100)  # right cap upwards, left cap downwards
+        x = np.r_[h + R * np.cos(cap), -h - R * np.cos(cap[::-1]), h]
+        y = np.r_[R * np.sin(cap), R * np.sin(cap[::-1]), -R]
+        ax.plot(x, y, **style)
+    elif table == "disc":
+        ax.plot(p.get("R", 1.0) * np.cos(t), p.get("R", 1.0) * np.sin(t), **style)
+    else:
+        ax.plot(p.get("a", 2.0) * np.cos(t), p.get("b", 1.0) * np.sin(t), **style)
+
+
+def plot_shadow(cfg, runs):
+    """Per scan point, the rolling centre's (x1, x2) path and its no-slip shadow's on one axes, all
+    panels over the same window. Flights on the flat parts are straight in this plane (no in-plane
+    gravity: shadow_config); on the rolling path's curved parts the rows are integrator steps."""
+    n = len(runs)
+    xs = np.concatenate([np.r_[d["x"], s["x"]] for _, (d, s) in runs])
+    ys = np.concatenate([np.r_[d["y"], s["y"]] for _, (d, s) in runs])
+    pad = 0.35
+    window = (xs.min() - pad, xs.max() + pad, ys.min() - pad, ys.max() + pad)
+    width = 4.0 * (window[1] - window[0]) / (window[3] - window[2])
+    fig, axs = plt.subplots(1, n, figsize=(max(2.6, min(width, 6.0)) * n, 4.8), squeeze=False)
+    model, table = cfg["system"].split(":")
+    shadow_name = table if model == "roll3" else f"cylinder:{table}"
+    for ax, (point, (d, s)) in zip(axs[0], runs):
+        draw_table(ax, cfg, point, window)
+        ax.plot(s["x"], s["y"], "--", color="k", lw=1.0, zorder=3, label=f"no-slip shadow {shadow_name}, beta = pi eta")
+        ax.plot(d["x"], d["y"], color="C0", lw=1.1, label=cfg["system"])
+        ax.plot(d["x"][:1], d["y"][:1], "o", color="C3", ms=4, label="start")
+        ax.set_xlim(window[0], window[1])
+        ax.set_ylim(window[2], window[3])
+        ax.set_aspect("equal")
+        ax.set_xlabel("x1")
+        ax.set_ylabel("x2")
+        ax.set_title(label(point), fontsize=10)
+    handles, labels = axs[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=9)
+    fig.subplots_adjust(bottom=0.2)
+    return fig
+
+
 PLOTS = {
     "planes": plot_planes,
     "strip": plot_strip,
     "inside_cylinder": plot_inside_cylinder,
     "disc_path": lambda c, r: plot_disc(c, r, False),
     "disc_height": lambda c, r: plot_disc(c, r, True),
+    "shadow": plot_shadow,
 }
 
 
@@ -167,6 +281,8 @@ def render(name, entry, skipstone, out_dir):
         cfg = json.load(f)
     with tempfile.TemporaryDirectory() as work:
         runs = [(p, trace(skipstone, preset_path, i, entry["sample"], work)) for i, p in enumerate(grid_points(cfg))]
+        if entry["kind"] == "shadow":
+            runs = [(p, (d, trace_shadow(skipstone, cfg, p, i, work))) for i, (p, d) in enumerate(runs)]
     fig = PLOTS[entry["kind"]](cfg, runs)
     fig.suptitle(f"{name}: {cfg['system']} (examples/{entry['preset']})")
     fig.tight_layout()
