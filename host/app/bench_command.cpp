@@ -1,14 +1,20 @@
 // `skipstone bench`: the standard benchmark of a machine on skipstone's own fixed workloads
 // (no-slip disc, no-slip cylinder:disc with gravity, the Figure-18 map, roll4:disc with
-// gravity), each with a warm-up, repetitions, median and spread, on the chosen backend; with
-// the machine described, a measured (CPU) or documented (GPU) FP64 peak and the fraction of it
-// reached by the disc. --scaling measures throughput against ensemble size and threads instead.
-// --precision float also runs every workload in float and reports the accuracy cost against the
-// double run of the same trajectories.
+// gravity, and the general rolling tables: roll4:stadium and roll4:ellipse with gravity, the
+// disc through the general model, roll3:stadium with in-plane gravity and its rim_entry exit
+// map), each with a warm-up, repetitions, median and spread, on the chosen backend; with the
+// machine described, a measured (CPU) or documented (GPU) FP64 peak and the fraction of it
+// reached by the disc. The rolling tables' rates are also given over those of the dedicated disc
+// kernel of the same block (roll4:disc, Figure 18) measured in the same run. --scaling measures
+// throughput against ensemble size and threads instead. --precision float also runs every
+// workload that has a float kernel in float and reports the accuracy cost against the double
+// run of the same trajectories.
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 #include <unistd.h>
 
@@ -35,9 +41,14 @@ const char* const kBenchHelp =
     "\n"
     "Times fixed workloads, each with 1 warm-up run and N timed runs (default 5; median and\n"
     "min/max): no-slip disc (impacts/s), no-slip cylinder:disc with gravity (impacts/s), the\n"
-    "Figure-18 map of roll4:disc-transversal (trajectories/s, integrator steps/s) and\n"
-    "roll4:disc with gravity (steps/s). On the CPU backend each runs on all threads and on 1,\n"
-    "and the disc also as a scalar single-thread loop; the flop rates of the disc and of the\n"
+    "Figure-18 map of roll4:disc-transversal (trajectories/s, integrator steps/s),\n"
+    "roll4:disc with gravity (steps/s, trajectories/s) and, on the general rolling tables,\n"
+    "roll4:stadium and roll4:ellipse in the same setting, roll4:stadium with half_length 0 (the\n"
+    "disc through the general model), roll3:stadium with in-plane gravity and its rim_entry exit\n"
+    "map; each table's rates are also given over the dedicated kernel's of the same run\n"
+    "(roll4:disc for roll4, the Figure-18 map for roll3). On the CPU backend each runs on all\n"
+    "threads and on 1, and the disc and roll4:disc also as a scalar single-thread loop (one\n"
+    "trajectory at a time); the flop rates of the disc and of the\n"
     "double Figure-18 map (hand counts per impact and per GBS step) are compared with a\n"
     "measured FMA peak (CPU) or the documented FP64 peak (known GPUs). Workloads are larger on\n"
     "a GPU; --quick makes them tiny (a smoke test, 2 runs unless --reps).\n"
@@ -46,7 +57,8 @@ const char* const kBenchHelp =
     "--max-trajectories (default 1e8, about 2 minutes on 2 CPU cores; 1e4 with --quick) and, on\n"
     "the CPU, for 1, 2, ... threads; a sample repeats a short scan until it lasts 0.25 s, and\n"
     "the points are timed side by side, one sample of each per round.\n"
-    "--precision float: every workload runs in double as above and in float, timed the same\n"
+    "--precision float: every workload runs in double as above and, where it has a float kernel\n"
+    "(not the general rolling tables), in float, timed the same\n"
     "way (the Figure-18 map and roll4:disc at rtol = atol = 1e-5: a float GBS cannot reach the\n"
     "double settings). Each reports its accuracy cost against the double run of the same\n"
     "trajectories: the fraction whose status (or exit side) differs, the float run's largest\n"
@@ -106,8 +118,10 @@ struct Workload {
   json config;
   std::vector<RateDef> rates;
   FlopCount flops;  // double kernel
-  json float_config;        // the same workload for the float kernel
+  json float_config;        // the same workload for the float kernel; null: it has none
   std::vector<ComparedObservable> accuracy;  // compared between the float and double runs
+  bool scalar_loop = false;  // also timed one trajectory at a time (CPU, 1 thread)
+  std::string baseline;      // the workload (run earlier) whose rates this one's are given over
 };
 
 // A workload config run by the float kernel (its defaults: kFloatEnergyTolerance, ...).
@@ -120,28 +134,67 @@ std::vector<Workload> workloads(const WorkloadSizes& z) {
   const RateDef impacts{"impacts", "impacts/s", &EnsembleTotals::events};
   const std::vector<ComparedObservable> caustics = {{"rho_even", &TrajectoryResult::rho_even},
                                                     {"rho_odd", &TrajectoryResult::rho_odd}};
+  const std::vector<RateDef> roll_rates = {{"steps", "steps/s", &EnsembleTotals::steps},
+                                           {"trajectories", "trajectories/s", &EnsembleTotals::trajectories},
+                                           {"rim_passages", "passages/s", &EnsembleTotals::events}};
+  const std::vector<RateDef> map_rates = {{"unmasked_points", "trajectories/s", &EnsembleTotals::unmasked},
+                                          {"all_points", "trajectories/s", &EnsembleTotals::trajectories},
+                                          {"steps", "steps/s", &EnsembleTotals::steps}};
+  const auto roll4_table = [&](const char* key, const char* title, const char* system, const json& table) {
+    return Workload{key, title, roll4_table_gravity_config(system, table, z.roll4_count, z.roll4_t_max), roll_rates, {},
+                    nullptr, {}, false, "roll4_disc_gravity"};
+  };
   return {
       {"disc", "no-slip disc, gamma = sqrt(2/3), boundary start", disc_config(z.disc_count, z.disc_events),
        {impacts}, {kDiscFlopsPerImpact, &EnsembleTotals::events}, float_kernel_config(disc_config(z.disc_count, z.disc_events)),
-       caustics},
+       caustics, true, ""},
       {"cylinder_disc_gravity", "no-slip cylinder:disc, g = 1, impact start",
        cylinder_config(z.cyl_count, z.cyl_events), {impacts}, {}, float_kernel_config(cylinder_config(z.cyl_count, z.cyl_events)),
-       {caustics[0], caustics[1], {"z_drift", &TrajectoryResult::z_drift}}},
+       {caustics[0], caustics[1], {"z_drift", &TrajectoryResult::z_drift}}, false, ""},
       {"figure18", "roll4:disc-transversal Figure-18 map, rtol = atol = 1e-11", figure18_grid_config(z.fig18_n),
-       {{"unmasked_points", "trajectories/s", &EnsembleTotals::unmasked},
-        {"all_points", "trajectories/s", &EnsembleTotals::trajectories},
-        {"steps", "steps/s", &EnsembleTotals::steps}},
-       {kFigure18FlopsPerStep, &EnsembleTotals::steps},
+       map_rates, {kFigure18FlopsPerStep, &EnsembleTotals::steps},
        float_kernel_config(figure18_grid_config(z.fig18_n, kFloatDefaultTolerance)),
-       {{"exit_time", &TrajectoryResult::exit_time}}},
+       {{"exit_time", &TrajectoryResult::exit_time}}, false, ""},
       {"roll4_disc_gravity", "roll4:disc with gravity (Figure-20 setting)",
-       roll4_gravity_config(z.roll4_count, z.roll4_t_max),
-       {{"steps", "steps/s", &EnsembleTotals::steps},
-        {"trajectories", "trajectories/s", &EnsembleTotals::trajectories},
-        {"rim_passages", "passages/s", &EnsembleTotals::events}},
+       roll4_gravity_config(z.roll4_count, z.roll4_t_max), roll_rates,
        {}, float_kernel_config(roll4_gravity_config(z.roll4_count, z.roll4_t_max)),
-       {caustics[0], caustics[1], {"z_drift", &TrajectoryResult::z_drift}}},
+       {caustics[0], caustics[1], {"z_drift", &TrajectoryResult::z_drift}}, true, ""},
+      roll4_table("roll4_table_disc_gravity", "roll4:stadium, half_length 0 (the disc, general table model), same setting",
+                  "roll4:stadium", {{"half_length", 0.0}, {"R", 1.0}}),
+      roll4_table("roll4_stadium_gravity", "roll4:stadium, half_length 1, R 1, same setting", "roll4:stadium",
+                  {{"half_length", 1.0}, {"R", 1.0}}),
+      roll4_table("roll4_ellipse_gravity", "roll4:ellipse, a 2, b 1, same setting", "roll4:ellipse",
+                  {{"a", 2.0}, {"b", 1.0}}),
+      {"roll3_stadium_gravity", "roll3:stadium with in-plane gravity g_effective 1",
+       roll3_stadium_gravity_config(z.roll4_count, z.roll4_t_max), roll_rates, {}, nullptr, {}, false, "figure18"},
+      {"roll3_stadium_rim_map", "roll3:stadium rim_entry exit map, 8 wall points x v2 x S12",
+       roll3_stadium_rim_map_config(z.roll3_map_n), map_rates, {}, nullptr, {}, false, "figure18"},
   };
+}
+
+// The rates of a workload over those of its baseline workload measured earlier in the same run
+// (medians; below 1: slower), on all threads, on 1 and against the baseline's scalar loop, for
+// the rates both have.
+json over_baseline(const Workload& w, const json& mine, const json& base) {
+  json r = {{"baseline", w.baseline}};
+  const std::pair<const char*, const char*> pairs[] = {{"backend", "backend"},
+                                                       {"backend_1_thread", "backend_1_thread"},
+                                                       {"backend_1_thread", "scalar_loop_1_thread"}};
+  for (const auto& [m, b] : pairs) {
+    if (!mine.contains(m) || !base.contains(b)) continue;
+    const std::string where = std::string(m) + "_over_" + b;
+    std::string line;
+    for (const RateDef& rate : w.rates) {
+      if (!base[b].contains(rate.name) || std::string(rate.unit) != base[b][rate.name]["unit"].get<std::string>()) continue;
+      const double x = mine[m][rate.name]["median"].get<double>() / base[b][rate.name]["median"].get<double>();
+      r[where][rate.name] = x;
+      char part[96];
+      std::snprintf(part, sizeof part, "%s%s %.3fx", line.empty() ? "" : ", ", rate.name, x);
+      line += part;
+    }
+    std::printf("  over %s, %s / %s: %s\n", w.baseline.c_str(), m, b, line.c_str());
+  }
+  return r;
 }
 
 // Times a workload in precision p; with a record, its warm-up run's outcomes are kept there.
@@ -184,11 +237,11 @@ json run_workload(const Workload& w, Backend b, int reps, const FmaPeak& cpu_pea
     std::printf("  %-56s %.2fx on %d threads\n", "scaling (median all / median 1)", j["scaling_all_over_1"].get<double>(),
                 threads);
   }
-  if (on_cpu && w.key == "disc") {
+  if (on_cpu && w.scalar_loop) {
     const Measured sc = measure("scalar loop (simulate_variant), 1 thread", w.rates, reps, 1, flops,
                                 cpu_peak.flops_1_thread, [&] { return runner.scalar_loop(); });
     if (sc.totals.events != all.totals.events)
-      throw std::runtime_error(w.key + ": the scalar loop and the backend disagree on the impact count");
+      throw std::runtime_error(w.key + ": the scalar loop and the backend disagree on the event count");
     j["scalar_loop_1_thread"] = sc.json;
     j["ratio_backend_over_scalar"] = all.first_rate / sc.first_rate;
     std::printf("  %-56s %.2fx\n", "ratio backend / scalar loop", j["ratio_backend_over_scalar"].get<double>());
@@ -308,8 +361,14 @@ int bench_command(const std::vector<std::string>& args, const std::string& comma
     for (const Workload& w : workloads(workload_sizes(gpu, o.quick))) {
       json& j = doc["benchmarks"][w.key];
       RunRecord double_outcomes(w.accuracy);
-      j = run_workload(w, bc.backend, o.reps, peak, gpu_peak, Precision::float64, o.with_float ? &double_outcomes : nullptr);
-      if (o.with_float) j["float"] = float_comparison(w, bc.backend, o.reps, peak, gpu_peak, j, double_outcomes);
+      const bool with_float = o.with_float && !w.float_config.is_null();
+      j = run_workload(w, bc.backend, o.reps, peak, gpu_peak, Precision::float64, with_float ? &double_outcomes : nullptr);
+      if (!w.baseline.empty()) j["over_baseline"] = over_baseline(w, j, doc["benchmarks"][w.baseline]);
+      if (with_float) j["float"] = float_comparison(w, bc.backend, o.reps, peak, gpu_peak, j, double_outcomes);
+      if (o.with_float && !with_float) {
+        j["float"] = "none: this system runs in double only";
+        std::printf("  no float kernel for %s: double only\n", j["config"]["system"].get<std::string>().c_str());
+      }
     }
   }
   doc["loadavg_end"] = loadavg();
