@@ -1,6 +1,6 @@
 // test_bench_cli.cpp — end-to-end tests of `skipstone bench`: the quick workloads and the quick
 // scaling study write valid JSON with the documented keys and positive rates (the rolling tables
-// also over the dedicated disc kernels' rates of the same run), --precision float adds the float
+// also over the dedicated disc kernels' rates, timed side by side), --precision float adds the float
 // run of every workload that has a float kernel with its accuracy cost, and bad options (unknown
 // precision or backend, a bad count) are refused by name.
 #include <gtest/gtest.h>
@@ -52,8 +52,7 @@ TEST_F(CliTest, BenchQuickWritesJsonWithPositiveRates) {
     for (const char* rate : {"steps", "trajectories", "rim_passages"}) expect_positive_rate(b[key]["backend"], rate, key);
     const json& over = b[key]["over_baseline"];
     EXPECT_EQ(over["baseline"], "roll4_disc_gravity") << key;
-    for (const char* where : {"backend_over_backend", "backend_1_thread_over_backend_1_thread",
-                              "backend_1_thread_over_scalar_loop_1_thread"})
+    for (const char* where : {"all_threads", "1_thread_side_by_side", "1_thread_side_by_side_over_scalar_loop"})
       EXPECT_GT(over[where]["steps"].get<double>(), 0.0) << key << " " << where;
   }
   // roll4:stadium with half_length 0 is the disc: the general model runs the same trajectories as
@@ -66,8 +65,12 @@ TEST_F(CliTest, BenchQuickWritesJsonWithPositiveRates) {
     expect_positive_rate(b["roll3_stadium_rim_map"]["backend"], rate, "roll3 stadium map");
   for (const char* key : {"roll3_stadium_gravity", "roll3_stadium_rim_map"}) {
     EXPECT_EQ(b[key]["over_baseline"]["baseline"], "figure18") << key;
-    EXPECT_GT(b[key]["over_baseline"]["backend_over_backend"]["steps"].get<double>(), 0.0) << key;
+    EXPECT_GT(b[key]["over_baseline"]["1_thread_side_by_side"]["steps"].get<double>(), 0.0) << key;
   }
+  // the ratios on 1 thread come from runs timed side by side, each reported with its rates
+  for (const char* run : {"roll4_disc_gravity", "roll4_disc_gravity scalar_loop", "roll4_stadium_gravity", "figure18",
+                          "roll3_stadium_rim_map"})
+    expect_positive_rate(j["side_by_side_1_thread"][run], "steps", run);
   EXPECT_GT(b["roll3_stadium_rim_map"]["status_counts"]["exited"].get<std::uint64_t>(), 0u);
   EXPECT_GT(b["figure18"]["steps"].get<std::uint64_t>(), b["figure18"]["unmasked"].get<std::uint64_t>());
   // the Figure-18 flop rate counts GBS steps (not exits or grid points)

@@ -5,7 +5,8 @@
 // map), each with a warm-up, repetitions, median and spread, on the chosen backend; with the
 // machine described, a measured (CPU) or documented (GPU) FP64 peak and the fraction of it
 // reached by the disc. The rolling tables' rates are also given over those of the dedicated disc
-// kernel of the same block (roll4:disc, Figure 18) measured in the same run. --scaling measures
+// kernel of the same block (roll4:disc, Figure 18) measured in the same run, and timed side by
+// side with it on one thread (bench_side_by_side.hpp). --scaling measures
 // throughput against ensemble size and threads instead. --precision float also runs every
 // workload that has a float kernel in float and reports the accuracy cost against the double
 // run of the same trajectories.
@@ -24,6 +25,7 @@
 #include "bench_accuracy.hpp"
 #include "bench_report.hpp"
 #include "bench_scaling.hpp"
+#include "bench_side_by_side.hpp"
 #include "bench_workloads.hpp"
 #include "cli_args.hpp"
 #include "commands.hpp"
@@ -45,8 +47,10 @@ const char* const kBenchHelp =
     "roll4:disc with gravity (steps/s, trajectories/s) and, on the general rolling tables,\n"
     "roll4:stadium and roll4:ellipse in the same setting, roll4:stadium with half_length 0 (the\n"
     "disc through the general model), roll3:stadium with in-plane gravity and its rim_entry exit\n"
-    "map; each table's rates are also given over the dedicated kernel's of the same run\n"
-    "(roll4:disc for roll4, the Figure-18 map for roll3). On the CPU backend each runs on all\n"
+    "map. Each table's rates are also given over the dedicated kernel's (roll4:disc for roll4,\n"
+    "the Figure-18 map for roll3): of the runs above and, on the CPU, of a second timing on 1\n"
+    "thread with all of them side by side (one sample of each per round, samples of at least\n"
+    "0.1 s), also over roll4:disc's scalar loop. On the CPU backend each runs on all\n"
     "threads and on 1, and the disc and roll4:disc also as a scalar single-thread loop (one\n"
     "trajectory at a time); the flop rates of the disc and of the\n"
     "double Figure-18 map (hand counts per impact and per GBS step) are compared with a\n"
@@ -83,6 +87,8 @@ struct BenchOptions {
 
 constexpr std::uint64_t kMaxReps = 1000;
 constexpr std::uint64_t kMaxScalingTrajectories = 1000000000000000;
+// A side-by-side sample repeats a run until it lasts this long (not with --quick).
+constexpr double kSideBySideSample = 0.1;
 
 BenchOptions parse_bench_args(const ParsedArgs& a) {
   if (!a.positional.empty()) throw UsageError("unexpected argument " + a.positional[0]);
@@ -172,29 +178,59 @@ std::vector<Workload> workloads(const WorkloadSizes& z) {
   };
 }
 
-// The rates of a workload over those of its baseline workload measured earlier in the same run
-// (medians; below 1: slower), on all threads, on 1 and against the baseline's scalar loop, for
-// the rates both have.
-json over_baseline(const Workload& w, const json& mine, const json& base) {
+// The ratios of the medians of the rates two measurements both have (below 1: slower), printed.
+json rate_ratios(const Workload& w, const json& mine, const json& base, const std::string& what) {
+  json r = json::object();
+  std::string line;
+  for (const RateDef& rate : w.rates) {
+    if (!base.contains(rate.name) || std::string(rate.unit) != base[rate.name]["unit"].get<std::string>()) continue;
+    const double x = mine[rate.name]["median"].get<double>() / base[rate.name]["median"].get<double>();
+    r[rate.name] = x;
+    char part[96];
+    std::snprintf(part, sizeof part, "%s%s %.3fx", line.empty() ? "" : ", ", rate.name, x);
+    line += part;
+  }
+  std::printf("  %s over %s, %s: %s\n", w.key.c_str(), w.baseline.c_str(), what.c_str(), line.c_str());
+  return r;
+}
+
+// A workload's rates over its baseline's: of their runs on the backend (all threads, timed one
+// after the other) and, on the CPU, of their side-by-side runs on 1 thread, also over the
+// baseline's scalar loop.
+json over_baseline(const Workload& w, const json& benchmarks, const json& side_by_side) {
   json r = {{"baseline", w.baseline}};
-  const std::pair<const char*, const char*> pairs[] = {{"backend", "backend"},
-                                                       {"backend_1_thread", "backend_1_thread"},
-                                                       {"backend_1_thread", "scalar_loop_1_thread"}};
-  for (const auto& [m, b] : pairs) {
-    if (!mine.contains(m) || !base.contains(b)) continue;
-    const std::string where = std::string(m) + "_over_" + b;
-    std::string line;
-    for (const RateDef& rate : w.rates) {
-      if (!base[b].contains(rate.name) || std::string(rate.unit) != base[b][rate.name]["unit"].get<std::string>()) continue;
-      const double x = mine[m][rate.name]["median"].get<double>() / base[b][rate.name]["median"].get<double>();
-      r[where][rate.name] = x;
-      char part[96];
-      std::snprintf(part, sizeof part, "%s%s %.3fx", line.empty() ? "" : ", ", rate.name, x);
-      line += part;
-    }
-    std::printf("  over %s, %s / %s: %s\n", w.baseline.c_str(), m, b, line.c_str());
+  r["all_threads"] = rate_ratios(w, benchmarks[w.key]["backend"], benchmarks[w.baseline]["backend"], "all threads");
+  if (side_by_side.contains(w.key)) {
+    r["1_thread_side_by_side"] =
+        rate_ratios(w, side_by_side[w.key], side_by_side[w.baseline], "1 thread side by side");
+    const std::string scalar = w.baseline + " scalar_loop";
+    if (side_by_side.contains(scalar))
+      r["1_thread_side_by_side_over_scalar_loop"] =
+          rate_ratios(w, side_by_side[w.key], side_by_side[scalar], "1 thread side by side, over its scalar loop");
   }
   return r;
+}
+
+// The runs timed side by side: every workload that has a baseline, and each baseline (with its
+// scalar loop where it has one) once, before them.
+std::vector<SideBySideRun> side_by_side_runs(const std::vector<Workload>& ws) {
+  std::vector<SideBySideRun> runs;
+  const auto has = [&](const std::string& key) {
+    for (const SideBySideRun& r : runs)
+      if (r.key == key) return true;
+    return false;
+  };
+  for (const Workload& w : ws) {
+    if (w.baseline.empty()) continue;
+    if (!has(w.baseline))
+      for (const Workload& b : ws)
+        if (b.key == w.baseline) {
+          runs.push_back({b.key, b.config, b.rates, false});
+          if (b.scalar_loop) runs.push_back({b.key, b.config, b.rates, true});
+        }
+    runs.push_back({w.key, w.config, w.rates, false});
+  }
+  return runs;
 }
 
 // Times a workload in precision p; with a record, its warm-up run's outcomes are kept there.
@@ -358,18 +394,22 @@ int bench_command(const std::vector<std::string>& args, const std::string& comma
   } else {
     doc["flops_per_impact_disc"] = kDiscFlopsPerImpact;
     doc["flops_per_step_figure18"] = kFigure18FlopsPerStep;
-    for (const Workload& w : workloads(workload_sizes(gpu, o.quick))) {
+    const std::vector<Workload> ws = workloads(workload_sizes(gpu, o.quick));
+    for (const Workload& w : ws) {
       json& j = doc["benchmarks"][w.key];
       RunRecord double_outcomes(w.accuracy);
       const bool with_float = o.with_float && !w.float_config.is_null();
       j = run_workload(w, bc.backend, o.reps, peak, gpu_peak, Precision::float64, with_float ? &double_outcomes : nullptr);
-      if (!w.baseline.empty()) j["over_baseline"] = over_baseline(w, j, doc["benchmarks"][w.baseline]);
       if (with_float) j["float"] = float_comparison(w, bc.backend, o.reps, peak, gpu_peak, j, double_outcomes);
       if (o.with_float && !with_float) {
         j["float"] = "none: this system runs in double only";
         std::printf("  no float kernel for %s: double only\n", j["config"]["system"].get<std::string>().c_str());
       }
     }
+    if (!gpu) doc["side_by_side_1_thread"] = time_side_by_side(side_by_side_runs(ws), o.reps, o.quick ? 0.0 : kSideBySideSample);
+    for (const Workload& w : ws)
+      if (!w.baseline.empty())
+        doc["benchmarks"][w.key]["over_baseline"] = over_baseline(w, doc["benchmarks"], doc.value("side_by_side_1_thread", json::object()));
   }
   doc["loadavg_end"] = loadavg();
   if (!o.json_path.empty()) {
