@@ -21,7 +21,9 @@ TARGET_GPU_FIG18_S = 1.0  # seconds for the 4096 x 4096 Figure-18 map
 # workload key -> the rates shown (JSON key, unit)
 RATES = {"disc": [("impacts", "impacts/s")], "cylinder_disc_gravity": [("impacts", "impacts/s")],
          "figure18": [("all_points", "trajectories/s"), ("steps", "steps/s")],
-         "roll4_disc_gravity": [("steps", "steps/s")]}
+         "roll4_disc_gravity": [("steps", "steps/s")], "roll4_table_disc_gravity": [("steps", "steps/s")],
+         "roll4_stadium_gravity": [("steps", "steps/s")], "roll4_ellipse_gravity": [("steps", "steps/s")],
+         "roll3_stadium_gravity": [("steps", "steps/s")], "roll3_stadium_rim_map": [("all_points", "trajectories/s")]}
 
 
 def load(d, name):

@@ -177,6 +177,61 @@ def float_rows(L, w, label, rate_key, unit, accuracy_label, outcome_extra):
              f"error max {e(a['energy_error_max_float'], 2)} | | |")
 
 
+ROLLING_TABLES = [("roll4_table_disc_gravity", "roll4:stadium with half_length 0 (the disc through the general table model), "
+                   "roll4:disc's setting"),
+                  ("roll4_stadium_gravity", "roll4:stadium (half_length 1, R 1) with gravity, roll4:disc's setting"),
+                  ("roll4_ellipse_gravity", "roll4:ellipse (a 2, b 1) with gravity, roll4:disc's setting"),
+                  ("roll3_stadium_gravity", "roll3:stadium with in-plane gravity g_effective 1"),
+                  ("roll3_stadium_rim_map", "roll3:stadium `rim_entry` exit map (8 wall points x v2 x S12)")]
+
+
+def rolling_table_rows(L, b, thr):
+    """Rows of the general rolling tables (double only), with their rates over the dedicated disc
+    kernel's of the same run (roll4:disc for roll4, the Figure-18 map for roll3)."""
+    for key, title in ROLLING_TABLES:
+        w = b.get(key)
+        if w is None:
+            continue
+        first = "steps"
+        per = (f"{e(w['backend']['trajectories']['median'])} trajectories/s" if "trajectories" in w["backend"]
+               else f"{e(w['backend']['unmasked_points']['median'])} unmasked points/s")
+        over = w.get("over_baseline", {})
+        ratio_text = ""
+        if "all_threads" in over:
+            ratio_text = f"steps/s over {over['baseline']}: {ratio(over['all_threads'].get('steps'))}"
+        L.append(f"| {title}, {w['trajectories']} trajectories ({w['steps']} GBS steps, {w['events']} edge passages per "
+                 f"run), CPU backend, {thr} threads | {spread(rate(w['backend'], first))} | steps/s | {per}; {ratio_text} | | |")
+        if "backend_1_thread" in w:
+            L.append(f"| same, CPU backend, 1 thread | {spread(rate(w['backend_1_thread'], first))} | steps/s | "
+                     f"scaling {thr} threads / 1: {ratio(w['scaling_all_over_1'])} | | |")
+
+
+def side_by_side_section(tp):
+    """The rolling tables and their baselines timed side by side on one thread."""
+    sbs = tp.get("side_by_side_1_thread")
+    if not sbs:
+        return []
+    b = tp["benchmarks"]
+    L = ["## Rolling tables against the dedicated disc kernels (1 thread, side by side)", "",
+         f"`skipstone bench` times these runs again on one thread, one sample of each per round ({tp['reps']} rounds, "
+         "samples of at least 0.1 s), so that other jobs on the machine slow them alike. Ratios: the median rate over "
+         "the baseline's median rate (below 1: slower). roll4:disc runs 8 rim passages per SIMD register; its scalar "
+         "loop and the general tables one trajectory at a time.", "",
+         "| Run | steps/s | trajectories/s | cpu use | steps/s over baseline | over roll4:disc's scalar loop |",
+         "|---|---|---|---|---|---|"]
+    for run, m in sbs.items():
+        key = run.split(" ")[0]
+        over = b.get(key, {}).get("over_baseline", {}) if " " not in run else {}
+        traj = m.get("trajectories", m.get("unmasked_points"))
+        L.append(f"| {run} | {spread(m['steps'])} | {e(traj['median'])} | {100 * m['cpu_utilisation']:.0f}% | "
+                 + (f"{ratio(over['1_thread_side_by_side'].get('steps'))} ({over['baseline']})"
+                    if "1_thread_side_by_side" in over else "") + " | "
+                 + (ratio(over["1_thread_side_by_side_over_scalar_loop"].get("steps"))
+                    if "1_thread_side_by_side_over_scalar_loop" in over else "") + " |")
+    L.append("")
+    return L
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     for k in ("bench", "scaling", "numpy", "scipy", "compare", "out", "commit"):
@@ -300,6 +355,7 @@ def main():
                  f"steps/s | scaling {thr} threads / 1: {ratio(r4['scaling_all_over_1'])} | | |")
     float_rows(L, r4, f"roll4:disc with gravity, **float** kernel (rtol = atol = {{rtol:g}}), CPU backend, {thr} threads",
                "steps", "steps/s", "roll4:disc float vs double (rtol 1e-12), same trajectories", None)
+    rolling_table_rows(L, b, thr)
     L.append(f"| SciPy `solve_ivp` DOP853 (rtol {sp['rtol']:g}, atol {sp['atol']:g}, dense events), "
              f"{sp['n_points']} points in the unit disc, 1 thread | {e(sp['trajectories_per_second'])} | trajectories/s | "
              f"skipstone grid (unmasked) / SciPy: {ratio(f18_ratio)}; over all grid points: "
@@ -328,6 +384,7 @@ def main():
         L.append(f"| reference cross-check: skipstone at rtol = atol = 1e-13 vs the SciPy reference | "
                  f"{e(ct['max_abs_diff'])} max | time units | | | |")
     L.append("")
+    L += side_by_side_section(tp)
     gp = cmp_.get("gross_points", [])
     if gp:
         L.append("## Exit-time disagreements")

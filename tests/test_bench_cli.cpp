@@ -1,6 +1,7 @@
 // test_bench_cli.cpp — end-to-end tests of `skipstone bench`: the quick workloads and the quick
-// scaling study write valid JSON with the documented keys and positive rates, --precision float
-// adds the float run of every workload with its accuracy cost, and bad options (unknown
+// scaling study write valid JSON with the documented keys and positive rates (the rolling tables
+// also over the dedicated disc kernels' rates, timed side by side), --precision float adds the float
+// run of every workload that has a float kernel with its accuracy cost, and bad options (unknown
 // precision or backend, a bad count) are refused by name.
 #include <gtest/gtest.h>
 
@@ -46,6 +47,31 @@ TEST_F(CliTest, BenchQuickWritesJsonWithPositiveRates) {
     expect_positive_rate(b["figure18"]["backend"], rate, "figure18");
   for (const char* rate : {"steps", "trajectories", "rim_passages"})
     expect_positive_rate(b["roll4_disc_gravity"]["backend"], rate, "roll4");
+  expect_positive_rate(b["roll4_disc_gravity"]["scalar_loop_1_thread"], "steps", "roll4 scalar loop");
+  for (const char* key : {"roll4_table_disc_gravity", "roll4_stadium_gravity", "roll4_ellipse_gravity"}) {
+    for (const char* rate : {"steps", "trajectories", "rim_passages"}) expect_positive_rate(b[key]["backend"], rate, key);
+    const json& over = b[key]["over_baseline"];
+    EXPECT_EQ(over["baseline"], "roll4_disc_gravity") << key;
+    for (const char* where : {"all_threads", "1_thread_side_by_side", "1_thread_side_by_side_over_scalar_loop"})
+      EXPECT_GT(over[where]["steps"].get<double>(), 0.0) << key << " " << where;
+  }
+  // roll4:stadium with half_length 0 is the disc: the general model runs the same trajectories as
+  // roll4:disc, so that their ratio is one of the cost of a step alone
+  EXPECT_EQ(b["roll4_table_disc_gravity"]["events"], b["roll4_disc_gravity"]["events"]);
+  EXPECT_EQ(b["roll4_table_disc_gravity"]["status_counts"], b["roll4_disc_gravity"]["status_counts"]);
+  for (const char* rate : {"steps", "trajectories", "rim_passages"})
+    expect_positive_rate(b["roll3_stadium_gravity"]["backend"], rate, "roll3 stadium");
+  for (const char* rate : {"unmasked_points", "all_points", "steps"})
+    expect_positive_rate(b["roll3_stadium_rim_map"]["backend"], rate, "roll3 stadium map");
+  for (const char* key : {"roll3_stadium_gravity", "roll3_stadium_rim_map"}) {
+    EXPECT_EQ(b[key]["over_baseline"]["baseline"], "figure18") << key;
+    EXPECT_GT(b[key]["over_baseline"]["1_thread_side_by_side"]["steps"].get<double>(), 0.0) << key;
+  }
+  // the ratios on 1 thread come from runs timed side by side, each reported with its rates
+  for (const char* run : {"roll4_disc_gravity", "roll4_disc_gravity scalar_loop", "roll4_stadium_gravity", "figure18",
+                          "roll3_stadium_rim_map"})
+    expect_positive_rate(j["side_by_side_1_thread"][run], "steps", run);
+  EXPECT_GT(b["roll3_stadium_rim_map"]["status_counts"]["exited"].get<std::uint64_t>(), 0u);
   EXPECT_GT(b["figure18"]["steps"].get<std::uint64_t>(), b["figure18"]["unmasked"].get<std::uint64_t>());
   // the Figure-18 flop rate counts GBS steps (not exits or grid points)
   const double f18_flops = b["figure18"]["backend"]["fp64_flops"].get<double>();
@@ -111,6 +137,12 @@ TEST_F(CliTest, BenchPrecisionFloatReportsTheAccuracyCost) {
   EXPECT_EQ(r4["outcome_differs"].get<std::uint64_t>(), 0u) << "every run ends at t_max";
   EXPECT_LT(r4["observables"]["rho_even"]["abs_diff_median"].get<double>(), kQuickFloatMedianCausticRadius);
   EXPECT_LT(r4["energy_error_max_float"].get<double>(), skipstone::kFloatEnergyTolerance);
+
+  // the general rolling tables have no float kernel: their double runs alone, said so
+  for (const char* key : {"roll4_stadium_gravity", "roll4_ellipse_gravity", "roll3_stadium_rim_map"}) {
+    EXPECT_TRUE(b[key]["float"].is_string()) << key << ": " << b[key]["float"].dump();
+    expect_positive_rate(b[key]["backend"], "steps", key);
+  }
 }
 
 TEST_F(CliTest, BenchScalingQuickCoversSizesAndThreads) {

@@ -1,14 +1,21 @@
 // `skipstone bench`: the standard benchmark of a machine on skipstone's own fixed workloads
 // (no-slip disc, no-slip cylinder:disc with gravity, the Figure-18 map, roll4:disc with
-// gravity), each with a warm-up, repetitions, median and spread, on the chosen backend; with
-// the machine described, a measured (CPU) or documented (GPU) FP64 peak and the fraction of it
-// reached by the disc. --scaling measures throughput against ensemble size and threads instead.
-// --precision float also runs every workload in float and reports the accuracy cost against the
-// double run of the same trajectories.
+// gravity, and the general rolling tables: roll4:stadium and roll4:ellipse with gravity, the
+// disc through the general model, roll3:stadium with in-plane gravity and its rim_entry exit
+// map), each with a warm-up, repetitions, median and spread, on the chosen backend; with the
+// machine described, a measured (CPU) or documented (GPU) FP64 peak and the fraction of it
+// reached by the disc. The rolling tables' rates are also given over those of the dedicated disc
+// kernel of the same block (roll4:disc, Figure 18) measured in the same run, and timed side by
+// side with it on one thread (bench_side_by_side.hpp). --scaling measures
+// throughput against ensemble size and threads instead. --precision float also runs every
+// workload that has a float kernel in float and reports the accuracy cost against the double
+// run of the same trajectories.
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 #include <unistd.h>
 
@@ -18,6 +25,7 @@
 #include "bench_accuracy.hpp"
 #include "bench_report.hpp"
 #include "bench_scaling.hpp"
+#include "bench_side_by_side.hpp"
 #include "bench_workloads.hpp"
 #include "cli_args.hpp"
 #include "commands.hpp"
@@ -35,23 +43,31 @@ const char* const kBenchHelp =
     "\n"
     "Times fixed workloads, each with 1 warm-up run and N timed runs (default 5; median and\n"
     "min/max): no-slip disc (impacts/s), no-slip cylinder:disc with gravity (impacts/s), the\n"
-    "Figure-18 map of roll4:disc-transversal (trajectories/s, integrator steps/s) and\n"
-    "roll4:disc with gravity (steps/s). On the CPU backend each runs on all threads and on 1,\n"
-    "and the disc also as a scalar single-thread loop; the flop rates of the disc and of the\n"
-    "double Figure-18 map (hand counts per impact and per GBS step) are compared with a\n"
-    "measured FMA peak (CPU) or the documented FP64 peak (known GPUs). Workloads are larger on\n"
-    "a GPU; --quick makes them tiny (a smoke test, 2 runs unless --reps).\n"
+    "Figure-18 map of roll4:disc-transversal (trajectories/s, integrator steps/s),\n"
+    "roll4:disc with gravity (steps/s, trajectories/s) and, on the general rolling tables,\n"
+    "roll4:stadium and roll4:ellipse in the same setting, roll4:stadium with half_length 0 (the\n"
+    "disc through the general model), roll3:stadium with in-plane gravity and its rim_entry exit\n"
+    "map. Each table's rates are also given over the dedicated kernel's (roll4:disc for roll4,\n"
+    "the Figure-18 map for roll3): of the runs above and, on the CPU, of a second timing on 1\n"
+    "thread with all of them side by side (one sample of each per round, samples of at least\n"
+    "0.1 s), also over roll4:disc's scalar loop. On the CPU backend each runs on all threads\n"
+    "and on 1, and the disc and roll4:disc also as a scalar single-thread loop (one trajectory\n"
+    "at a time); the flop rates of the disc and of the double Figure-18 map (hand counts per\n"
+    "impact and per GBS step) are compared with a measured FMA peak (CPU) or the documented FP64\n"
+    "peak (known GPUs). Workloads are larger on a GPU; --quick makes them tiny (a smoke test, 2\n"
+    "runs unless --reps).\n"
     "\n"
     "--scaling: instead, disc throughput for 1e3, 1e4, ... trajectories up to\n"
     "--max-trajectories (default 1e8, about 2 minutes on 2 CPU cores; 1e4 with --quick) and, on\n"
     "the CPU, for 1, 2, ... threads; a sample repeats a short scan until it lasts 0.25 s, and\n"
     "the points are timed side by side, one sample of each per round.\n"
-    "--precision float: every workload runs in double as above and in float, timed the same\n"
-    "way (the Figure-18 map and roll4:disc at rtol = atol = 1e-5: a float GBS cannot reach the\n"
-    "double settings). Each reports its accuracy cost against the double run of the same\n"
-    "trajectories: the fraction whose status (or exit side) differs, the float run's largest\n"
-    "energy error, and max and median |float - double| of exit_time (Figure 18), rho_even and\n"
-    "rho_odd (the others; cylinder:disc and roll4:disc also z_drift).\n"
+    "--precision float: every workload runs in double as above and, where it has a float kernel\n"
+    "(not the general rolling tables), in float, timed the same way (the Figure-18 map and\n"
+    "roll4:disc at rtol = atol = 1e-5: a float GBS cannot reach the double settings). Each\n"
+    "reports its accuracy cost against the double run of the same trajectories: the fraction\n"
+    "whose status (or exit side) differs, the float run's largest energy error, and max and\n"
+    "median |float - double| of exit_time (Figure 18), rho_even and rho_odd (the others;\n"
+    "cylinder:disc and roll4:disc also z_drift).\n"
     "--reps N: 1 to 1000.\n"
     "--json FILE: everything measured, with the machine, backend, load averages and configs;\n"
     "- for standard output (the report then goes to standard error). An existing FILE is\n"
@@ -71,6 +87,8 @@ struct BenchOptions {
 
 constexpr std::uint64_t kMaxReps = 1000;
 constexpr std::uint64_t kMaxScalingTrajectories = 1000000000000000;
+// A side-by-side sample repeats a run until it lasts this long (not with --quick).
+constexpr double kSideBySideSample = 0.1;
 
 BenchOptions parse_bench_args(const ParsedArgs& a) {
   if (!a.positional.empty()) throw UsageError("unexpected argument " + a.positional[0]);
@@ -106,8 +124,10 @@ struct Workload {
   json config;
   std::vector<RateDef> rates;
   FlopCount flops;  // double kernel
-  json float_config;        // the same workload for the float kernel
+  json float_config;        // the same workload for the float kernel; null: it has none
   std::vector<ComparedObservable> accuracy;  // compared between the float and double runs
+  bool scalar_loop = false;  // also timed one trajectory at a time (CPU, 1 thread)
+  std::string baseline;      // the workload (run earlier) whose rates this one's are given over
 };
 
 // A workload config run by the float kernel (its defaults: kFloatEnergyTolerance, ...).
@@ -120,28 +140,97 @@ std::vector<Workload> workloads(const WorkloadSizes& z) {
   const RateDef impacts{"impacts", "impacts/s", &EnsembleTotals::events};
   const std::vector<ComparedObservable> caustics = {{"rho_even", &TrajectoryResult::rho_even},
                                                     {"rho_odd", &TrajectoryResult::rho_odd}};
+  const std::vector<RateDef> roll_rates = {{"steps", "steps/s", &EnsembleTotals::steps},
+                                           {"trajectories", "trajectories/s", &EnsembleTotals::trajectories},
+                                           {"rim_passages", "passages/s", &EnsembleTotals::events}};
+  const std::vector<RateDef> map_rates = {{"unmasked_points", "trajectories/s", &EnsembleTotals::unmasked},
+                                          {"all_points", "trajectories/s", &EnsembleTotals::trajectories},
+                                          {"steps", "steps/s", &EnsembleTotals::steps}};
+  const auto roll4_table = [&](const char* key, const char* title, const char* system, const json& table) {
+    return Workload{key, title, roll4_table_gravity_config(system, table, z.roll4_count, z.roll4_t_max), roll_rates, {},
+                    nullptr, {}, false, "roll4_disc_gravity"};
+  };
   return {
       {"disc", "no-slip disc, gamma = sqrt(2/3), boundary start", disc_config(z.disc_count, z.disc_events),
        {impacts}, {kDiscFlopsPerImpact, &EnsembleTotals::events}, float_kernel_config(disc_config(z.disc_count, z.disc_events)),
-       caustics},
+       caustics, true, ""},
       {"cylinder_disc_gravity", "no-slip cylinder:disc, g = 1, impact start",
        cylinder_config(z.cyl_count, z.cyl_events), {impacts}, {}, float_kernel_config(cylinder_config(z.cyl_count, z.cyl_events)),
-       {caustics[0], caustics[1], {"z_drift", &TrajectoryResult::z_drift}}},
+       {caustics[0], caustics[1], {"z_drift", &TrajectoryResult::z_drift}}, false, ""},
       {"figure18", "roll4:disc-transversal Figure-18 map, rtol = atol = 1e-11", figure18_grid_config(z.fig18_n),
-       {{"unmasked_points", "trajectories/s", &EnsembleTotals::unmasked},
-        {"all_points", "trajectories/s", &EnsembleTotals::trajectories},
-        {"steps", "steps/s", &EnsembleTotals::steps}},
-       {kFigure18FlopsPerStep, &EnsembleTotals::steps},
+       map_rates, {kFigure18FlopsPerStep, &EnsembleTotals::steps},
        float_kernel_config(figure18_grid_config(z.fig18_n, kFloatDefaultTolerance)),
-       {{"exit_time", &TrajectoryResult::exit_time}}},
+       {{"exit_time", &TrajectoryResult::exit_time}}, false, ""},
       {"roll4_disc_gravity", "roll4:disc with gravity (Figure-20 setting)",
-       roll4_gravity_config(z.roll4_count, z.roll4_t_max),
-       {{"steps", "steps/s", &EnsembleTotals::steps},
-        {"trajectories", "trajectories/s", &EnsembleTotals::trajectories},
-        {"rim_passages", "passages/s", &EnsembleTotals::events}},
+       roll4_gravity_config(z.roll4_count, z.roll4_t_max), roll_rates,
        {}, float_kernel_config(roll4_gravity_config(z.roll4_count, z.roll4_t_max)),
-       {caustics[0], caustics[1], {"z_drift", &TrajectoryResult::z_drift}}},
+       {caustics[0], caustics[1], {"z_drift", &TrajectoryResult::z_drift}}, true, ""},
+      roll4_table("roll4_table_disc_gravity", "roll4:stadium, half_length 0 (the disc, general table model), same setting",
+                  "roll4:stadium", {{"half_length", 0.0}, {"R", 1.0}}),
+      roll4_table("roll4_stadium_gravity", "roll4:stadium, half_length 1, R 1, same setting", "roll4:stadium",
+                  {{"half_length", 1.0}, {"R", 1.0}}),
+      roll4_table("roll4_ellipse_gravity", "roll4:ellipse, a 2, b 1, same setting", "roll4:ellipse",
+                  {{"a", 2.0}, {"b", 1.0}}),
+      {"roll3_stadium_gravity", "roll3:stadium with in-plane gravity g_effective 1",
+       roll3_stadium_gravity_config(z.roll4_count, z.roll4_t_max), roll_rates, {}, nullptr, {}, false, "figure18"},
+      {"roll3_stadium_rim_map", "roll3:stadium rim_entry exit map, 8 wall points x v2 x S12",
+       roll3_stadium_rim_map_config(z.roll3_map_n), map_rates, {}, nullptr, {}, false, "figure18"},
   };
+}
+
+// The ratios of the medians of the rates two measurements both have (below 1: slower), printed.
+json rate_ratios(const Workload& w, const json& mine, const json& base, const std::string& what) {
+  json r = json::object();
+  std::string line;
+  for (const RateDef& rate : w.rates) {
+    if (!base.contains(rate.name) || std::string(rate.unit) != base[rate.name]["unit"].get<std::string>()) continue;
+    const double x = mine[rate.name]["median"].get<double>() / base[rate.name]["median"].get<double>();
+    r[rate.name] = x;
+    char part[96];
+    std::snprintf(part, sizeof part, "%s%s %.3fx", line.empty() ? "" : ", ", rate.name, x);
+    line += part;
+  }
+  std::printf("  %s over %s, %s: %s\n", w.key.c_str(), w.baseline.c_str(), what.c_str(), line.c_str());
+  return r;
+}
+
+// A workload's rates over its baseline's: of their runs on the backend (all threads, timed one
+// after the other) and, on the CPU, of their side-by-side runs on 1 thread, also over the
+// baseline's scalar loop.
+json over_baseline(const Workload& w, const json& benchmarks, const json& side_by_side) {
+  json r = {{"baseline", w.baseline}};
+  r["all_threads"] = rate_ratios(w, benchmarks[w.key]["backend"], benchmarks[w.baseline]["backend"], "all threads");
+  if (side_by_side.contains(w.key)) {
+    r["1_thread_side_by_side"] =
+        rate_ratios(w, side_by_side[w.key], side_by_side[w.baseline], "1 thread side by side");
+    const std::string scalar = w.baseline + " scalar_loop";
+    if (side_by_side.contains(scalar))
+      r["1_thread_side_by_side_over_scalar_loop"] =
+          rate_ratios(w, side_by_side[w.key], side_by_side[scalar], "1 thread side by side, over its scalar loop");
+  }
+  return r;
+}
+
+// The runs timed side by side: every workload that has a baseline, and each baseline (with its
+// scalar loop where it has one) once, before them.
+std::vector<SideBySideRun> side_by_side_runs(const std::vector<Workload>& ws) {
+  std::vector<SideBySideRun> runs;
+  const auto has = [&](const std::string& key) {
+    for (const SideBySideRun& r : runs)
+      if (r.key == key) return true;
+    return false;
+  };
+  for (const Workload& w : ws) {
+    if (w.baseline.empty()) continue;
+    if (!has(w.baseline))
+      for (const Workload& b : ws)
+        if (b.key == w.baseline) {
+          runs.push_back({b.key, b.config, b.rates, false});
+          if (b.scalar_loop) runs.push_back({b.key, b.config, b.rates, true});
+        }
+    runs.push_back({w.key, w.config, w.rates, false});
+  }
+  return runs;
 }
 
 // Times a workload in precision p; with a record, its warm-up run's outcomes are kept there.
@@ -184,11 +273,11 @@ json run_workload(const Workload& w, Backend b, int reps, const FmaPeak& cpu_pea
     std::printf("  %-56s %.2fx on %d threads\n", "scaling (median all / median 1)", j["scaling_all_over_1"].get<double>(),
                 threads);
   }
-  if (on_cpu && w.key == "disc") {
+  if (on_cpu && w.scalar_loop) {
     const Measured sc = measure("scalar loop (simulate_variant), 1 thread", w.rates, reps, 1, flops,
                                 cpu_peak.flops_1_thread, [&] { return runner.scalar_loop(); });
     if (sc.totals.events != all.totals.events)
-      throw std::runtime_error(w.key + ": the scalar loop and the backend disagree on the impact count");
+      throw std::runtime_error(w.key + ": the scalar loop and the backend disagree on the event count");
     j["scalar_loop_1_thread"] = sc.json;
     j["ratio_backend_over_scalar"] = all.first_rate / sc.first_rate;
     std::printf("  %-56s %.2fx\n", "ratio backend / scalar loop", j["ratio_backend_over_scalar"].get<double>());
@@ -305,12 +394,22 @@ int bench_command(const std::vector<std::string>& args, const std::string& comma
   } else {
     doc["flops_per_impact_disc"] = kDiscFlopsPerImpact;
     doc["flops_per_step_figure18"] = kFigure18FlopsPerStep;
-    for (const Workload& w : workloads(workload_sizes(gpu, o.quick))) {
+    const std::vector<Workload> ws = workloads(workload_sizes(gpu, o.quick));
+    for (const Workload& w : ws) {
       json& j = doc["benchmarks"][w.key];
       RunRecord double_outcomes(w.accuracy);
-      j = run_workload(w, bc.backend, o.reps, peak, gpu_peak, Precision::float64, o.with_float ? &double_outcomes : nullptr);
-      if (o.with_float) j["float"] = float_comparison(w, bc.backend, o.reps, peak, gpu_peak, j, double_outcomes);
+      const bool with_float = o.with_float && !w.float_config.is_null();
+      j = run_workload(w, bc.backend, o.reps, peak, gpu_peak, Precision::float64, with_float ? &double_outcomes : nullptr);
+      if (with_float) j["float"] = float_comparison(w, bc.backend, o.reps, peak, gpu_peak, j, double_outcomes);
+      if (o.with_float && !with_float) {
+        j["float"] = "none: this system runs in double only";
+        std::printf("  no float kernel for %s: double only\n", j["config"]["system"].get<std::string>().c_str());
+      }
     }
+    if (!gpu) doc["side_by_side_1_thread"] = time_side_by_side(side_by_side_runs(ws), o.reps, o.quick ? 0.0 : kSideBySideSample);
+    for (const Workload& w : ws)
+      if (!w.baseline.empty())
+        doc["benchmarks"][w.key]["over_baseline"] = over_baseline(w, doc["benchmarks"], doc.value("side_by_side_1_thread", json::object()));
   }
   doc["loadavg_end"] = loadavg();
   if (!o.json_path.empty()) {

@@ -10,9 +10,10 @@ constexpr double kGammaSolidBall = 0.8164965809;  // sqrt(2/3)
 }
 
 WorkloadSizes workload_sizes(bool gpu, bool quick) {
-  if (quick) return {64, 2000, 64, 2000, 32, 16, 20.0};
-  if (gpu) return {std::uint64_t{1} << 20, 20000, std::uint64_t{1} << 18, 20000, 4096, std::uint64_t{1} << 16, 200.0};
-  return {2048, 20000, 2048, 20000, 256, 64, 200.0};
+  if (quick) return {64, 2000, 64, 2000, 32, 16, 20.0, 8};
+  if (gpu)
+    return {std::uint64_t{1} << 20, 20000, std::uint64_t{1} << 18, 20000, 4096, std::uint64_t{1} << 16, 200.0, 512};
+  return {2048, 20000, 2048, 20000, 256, 64, 200.0, 32};
 }
 
 json disc_config(std::uint64_t count, std::uint64_t events) {
@@ -56,8 +57,14 @@ json figure18_grid_config(std::uint64_t n, double tol) {
 }
 
 json roll4_gravity_config(std::uint64_t count, double t_max) {
-  return {{"system", "roll4:disc"},
-          {"parameters", {{"R", 1.0}, {"r", 0.1}, {"eta", 0.5}, {"g_effective", 1.0}}},
+  return roll4_table_gravity_config("roll4:disc", {{"R", 1.0}}, count, t_max);
+}
+
+json roll4_table_gravity_config(const char* system, const json& table, std::uint64_t count, double t_max) {
+  json parameters = {{"r", 0.1}, {"eta", 0.5}, {"g_effective", 1.0}};
+  parameters.update(table);
+  return {{"system", system},
+          {"parameters", parameters},
           {"initial",
            {{"start", "plate"}, {"x1", -0.715}, {"x2", 0.0}, {"z", 0.0}, {"v2", 1.0}, {"v3", 0.0}, {"S13", 0.0},
             {"S23", -1.0}}},
@@ -68,6 +75,30 @@ json roll4_gravity_config(std::uint64_t count, double t_max) {
             {"axes", {{{"param", "v1"}, {"min", -2.0}, {"max", -0.2}}, {{"param", "S12"}, {"min", 0.3}, {"max", 0.9}}}}}},
           {"stop", {{"t_max", t_max}}},
           {"options", {{"bounded_depth", 2.0}}}};
+}
+
+json roll3_stadium_gravity_config(std::uint64_t count, double t_max) {
+  return {{"system", "roll3:stadium"},
+          {"parameters", {{"half_length", 1.0}, {"R", 1.0}, {"r", 0.1}, {"eta", 0.5}, {"g_effective", 1.0}}},
+          {"initial", {{"start", "plate"}, {"x1", 0.0}, {"x2", 0.5}, {"v2", 0.0}}},
+          {"scan",
+           {{"type", "random"},
+            {"count", count},
+            {"seed", 4},
+            {"axes", {{{"param", "v1"}, {"min", -1.0}, {"max", 1.0}}, {{"param", "S12"}, {"min", -0.5}, {"max", 0.5}}}}}},
+          {"stop", {{"t_max", t_max}}}};
+}
+
+json roll3_stadium_rim_map_config(std::uint64_t n) {
+  return {{"system", "roll3:stadium"},
+          {"parameters", {{"half_length", 1.0}, {"R", 1.0}, {"r", 0.1}, {"eta", 0.5}}},
+          {"initial", {{"start", "rim_entry"}, {"speed", 1.0}}},
+          {"scan",
+           {{"type", "grid"},
+            {"axes", {{{"param", "boundary_s"}, {"min", 0.0}, {"max", 0.875}, {"n", 8}},
+                      {{"param", "v2"}, {"min", -1.0}, {"max", 1.0}, {"n", n}},
+                      {{"param", "S12"}, {"min", -1.0}, {"max", 1.0}, {"n", n}}}}}},
+          {"stop", {{"t_max", 200.0}}}};
 }
 
 }  // namespace skipstone::bench

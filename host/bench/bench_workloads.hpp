@@ -1,6 +1,8 @@
 // The fixed workloads of `skipstone bench` and of benchmarks/figure18_points.cpp, as configs
 // (resolved by parse_config like any user config), with their sizes for the CPU, for a GPU
 // and for --quick, and the flop counts of one no-slip disc impact and of one Figure-18 GBS step.
+// The rolling-table workloads (roll4:stadium, roll4:ellipse, roll3:stadium) take roll4:disc's
+// sizes, so that their rates compare with its own in the same run.
 #pragma once
 #include <cstdint>
 
@@ -12,8 +14,9 @@ struct WorkloadSizes {
   std::uint64_t disc_count, disc_events;  // no-slip disc: trajectories x impacts each
   std::uint64_t cyl_count, cyl_events;    // no-slip cylinder:disc with gravity
   std::uint64_t fig18_n;                  // Figure-18 map: n x n grid
-  std::uint64_t roll4_count;              // roll4:disc with gravity
+  std::uint64_t roll4_count;              // roll4:disc with gravity, and the rolling tables
   double roll4_t_max;
+  std::uint64_t roll3_map_n;              // roll3:stadium rim_entry map: 8 wall points x n x n
 };
 WorkloadSizes workload_sizes(bool gpu, bool quick);
 
@@ -28,6 +31,17 @@ nlohmann::json figure18_grid_config(std::uint64_t n, double tol = 1e-11);
 // roll4:disc with gravity, the Figure-20 setting (R 1, r 0.1, eta 0.5, g_effective 1, plate start
 // at x1 = -0.715), random v1 in [-2, -0.2] and S12 in [0.3, 0.9].
 nlohmann::json roll4_gravity_config(std::uint64_t count, double t_max);
+// The same setting (start, scan, seed, stop) on another roll4 system with its table's parameters:
+// e.g. roll4:stadium with half_length 0, the disc through the general table model.
+nlohmann::json roll4_table_gravity_config(const char* system, const nlohmann::json& table, std::uint64_t count,
+                                          double t_max);
+// roll3:stadium (half_length 1, R 1, r 0.1, eta 0.5) with in-plane gravity g_effective 1 along -y:
+// plate start at (0, 0.5), random v1 in [-1, 1] and S12 in [-0.5, 0.5], v2 = 0.
+nlohmann::json roll3_stadium_gravity_config(std::uint64_t count, double t_max);
+// The exit map of one edge passage of roll3:stadium (rim_entry, r 0.1, eta 0.5, no gravity,
+// t_max 200): a grid of 8 entry points boundary_s in [0, 0.875] (caps and straight parts) x
+// n x n over (v2, S12) in [-1, 1]^2; points off the energy sphere are masked.
+nlohmann::json roll3_stadium_rim_map_config(std::uint64_t n);
 
 // Double-precision operations of one no-slip disc impact from the wall (straight flight, the
 // state after impact 1), counted by hand in noslip_trajectory.hpp, tables/disc.hpp,
