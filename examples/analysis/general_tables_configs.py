@@ -24,6 +24,7 @@ conditions, plus Figure-18 exit maps on the stadium (roll3:stadium rim_entry).
   exit_stadium_<where>.json, exit_disc.json   (part 3) Figure-18 maps, 512 x 512 over (v2, S12),
       r = R = 1, eta 0.5, half_length 1: entries on the straight part (middle of the top
       segment), at the junction of the top segment and the left cap, on the cap (its middle).
+      The junction map is 128 x 128: its passages run about 300 times slower than the others.
 
 Usage: general_tables_configs.py FOLDER        (Debian's /usr/bin/python3)
 """
@@ -137,8 +138,12 @@ def part2(table, t):
     return out
 
 
+def exit_grid(n):
+    return {"type": "grid", "axes": [axis("v2", -1.0, 1.0, n), axis("S12", -1.0, 1.0, n)]}
+
+
 def part3():
-    grid = {"type": "grid", "axes": [axis("v2", -1.0, 1.0, 512), axis("S12", -1.0, 1.0, 512)]}
+    grid = exit_grid(512)
     obs = ["status", "exit_time", "exit_arc", "exit_side", "energy_error"]
     out = {"exit_disc": {"description": "general-tables study part 3: Figure 18 on the disc",
                          "system": "roll4:disc-transversal", "parameters": {"R": 1.0, "r": 1.0, "eta": 0.5},
@@ -148,7 +153,8 @@ def part3():
         out["exit_stadium_" + where] = {
             "description": "general-tables study part 3: Figure 18 on the stadium, entry " + where,
             "system": "roll3:stadium", "parameters": {"half_length": 1.0, "R": 1.0, "r": 1.0, "eta": 0.5},
-            "initial": {"start": "rim_entry", "boundary_s": s, "speed": 1.0}, "scan": grid,
+            "initial": {"start": "rim_entry", "boundary_s": s, "speed": 1.0},
+            "scan": exit_grid(128) if where == "junction" else grid,
             "stop": {"t_max": T_MAX}, "observables": obs}
     return out
 
