@@ -104,7 +104,7 @@ PYBIND11_MODULE(_skipstone, m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const ConfigError& e) {
-      py::object err = config_error(py::str(e.what()));
+      py::object err = py::handle(config_error.ptr())(py::str(e.what()));  // an instance, to give it .key
       err.attr("key") = e.key();
       PyErr_SetObject(config_error.ptr(), err.ptr());
     } catch (const UsageError& e) {
