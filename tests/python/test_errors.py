@@ -59,7 +59,7 @@ def test_bad_threads_are_refused(threads):
 
 
 def test_the_gil_is_released_while_the_kernels_run():
-    config = example("stadium", grid=[64, 64], stop={"max_events": 4000})
+    config = example("stadium", grid=[64, 64], stop={"max_events": 1000})
     ticks = []
     worker = threading.Thread(target=skipstone.run, args=(config,), kwargs={"threads": 1})
     start = time.perf_counter()
