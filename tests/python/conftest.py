@@ -6,7 +6,6 @@ import os
 import subprocess
 from pathlib import Path
 
-
 SOURCE_DIR = Path(os.environ.get("SKIPSTONE_SOURCE_DIR", Path(__file__).resolve().parents[2]))
 BINARY = os.environ.get("SKIPSTONE_BINARY", str(SOURCE_DIR / "build" / "skipstone"))
 

@@ -69,3 +69,10 @@ def test_results_do_not_depend_on_threads(tmp_path):
     one, two = skipstone.run(config, threads=1), skipstone.run(config, threads=2)
     for obs in one.observables:
         assert same_array(one[obs], two[obs]), obs
+
+
+def test_threads_apply_to_one_run_only():
+    config = CONFIGS["figure18"]()
+    default = skipstone.run(config).meta["device"]
+    assert skipstone.run(config, threads=1).meta["device"].endswith(" 1 threads")
+    assert skipstone.run(config).meta["device"] == default

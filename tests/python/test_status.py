@@ -3,7 +3,7 @@ here from the header itself."""
 import re
 
 import skipstone
-from conftest import SOURCE_DIR
+from conftest import SOURCE_DIR, example
 
 HEADER = (SOURCE_DIR / "include" / "skipstone" / "status.hpp").read_text()
 
@@ -29,7 +29,7 @@ def test_ok_statuses_are_those_of_status_is_ok():
 
 
 def test_status_maps_use_the_constants():
-    r = skipstone.run(dict(__import__("conftest").example("figure18", grid=[16, 16])))
+    r = skipstone.run(example("figure18", grid=[16, 16]))
     status = r["status"]
     assert (status == skipstone.MASKED).sum() == r.status_counts["masked"] > 0
     assert (status == skipstone.EXITED).sum() == r.status_counts["exited"]
