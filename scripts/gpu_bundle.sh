@@ -19,7 +19,7 @@ portable_flags="-march=x86-64-v3"
 static_runtime="-static-libstdc++"
 
 SKIPSTONE_BUILD_DIR="$build" \
-SKIPSTONE_CMAKE_ARGS="-DSKIPSTONE_CUDA=ON -DSKIPSTONE_MPI=OFF -DSKIPSTONE_NATIVE=OFF -DSKIPSTONE_BENCHMARKS=OFF -DCMAKE_CXX_FLAGS=$portable_flags -DCMAKE_EXE_LINKER_FLAGS=$static_runtime" \
+SKIPSTONE_CMAKE_ARGS="-DSKIPSTONE_CUDA=ON -DSKIPSTONE_MPI=OFF -DSKIPSTONE_PYTHON=OFF -DSKIPSTONE_NATIVE=OFF -DSKIPSTONE_BENCHMARKS=OFF -DCMAKE_CXX_FLAGS=$portable_flags -DCMAKE_EXE_LINKER_FLAGS=$static_runtime" \
   scripts/setup.sh --target skipstone test_backends
 
 rm -rf "$bundle"

@@ -82,7 +82,7 @@ RunConfig parse_config(const json& j) {
 
 RunConfig parse_config_text(const std::string& text) { return parse_config(parse_json_text(text)); }
 
-RunConfig load_config_file(const fs::path& path) {
+nlohmann::json read_config_json(const fs::path& path) {
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);
   if (st.type() == fs::file_type::not_found) throw ConfigError(path.string(), "no such file; allowed: a config file (JSON)");
@@ -95,7 +95,9 @@ RunConfig load_config_file(const fs::path& path) {
   } catch (const std::exception&) {  // a read error after a successful open
     throw ConfigError(path.string(), std::string("cannot read: ") + std::strerror(errno));
   }
-  return parse_config(parse_json_text(text, path.string()));
+  return parse_json_text(text, path.string());
 }
+
+RunConfig load_config_file(const fs::path& path) { return parse_config(read_config_json(path)); }
 
 }  // namespace skipstone

@@ -53,8 +53,10 @@ RunConfig parse_config(const nlohmann::json& j);
 // Parses JSON text (parse_json_text: a duplicate key or a syntax error is a ConfigError at the
 // key path being read, "(file)" outside any key).
 RunConfig parse_config_text(const std::string& text);
-// Reads and parses a file (parse_config_text); a missing, unreadable or non-file path is a
+// Reads a config file's JSON (parse_json_text); a missing, unreadable or non-file path is a
 // ConfigError at the path.
+nlohmann::json read_config_json(const std::filesystem::path& path);
+// Reads and parses a file: parse_config(read_config_json(path)).
 RunConfig load_config_file(const std::filesystem::path& path);
 
 }  // namespace skipstone

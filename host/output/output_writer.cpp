@@ -22,15 +22,6 @@ namespace {
 
 using nlohmann::json;
 
-std::vector<double> axis_values(const ScanAxis& a) {
-  std::vector<double> v;
-  for (std::uint64_t i = 0; i < a.n; ++i) {
-    const AxisSpec s{0, a.min, a.max, a.n};
-    v.push_back(grid_value(s, i));
-  }
-  return v;
-}
-
 json moment_json(MomentForm form, double v) {
   double gamma = v;
   if (form == MomentForm::eta) gamma = gamma_from_eta(v);
@@ -60,6 +51,27 @@ std::vector<std::string> status_names() {
 }
 
 }  // namespace
+
+std::vector<double> axis_values(const ScanAxis& a) {
+  std::vector<double> v;
+  for (std::uint64_t i = 0; i < a.n; ++i) {
+    const AxisSpec s{0, a.min, a.max, a.n};
+    v.push_back(grid_value(s, i));
+  }
+  return v;
+}
+
+std::vector<double> sampled_axis_values(const RunConfig& rc, std::size_t j) {
+  std::vector<double> vals(rc.spec.count);
+  for (std::uint64_t i = 0; i < rc.spec.count; ++i) vals[i] = scan_point(rc.spec, i).p[rc.spec.axes[j].param];
+  return vals;
+}
+
+std::vector<std::size_t> observable_shape(const RunConfig& rc, const std::string& name) {
+  std::vector<std::size_t> shape = rc.shape;
+  if (observable_info(name).type == ObservableType::vector3) shape.push_back(3);
+  return shape;
+}
 
 json run_metadata(const RunConfig& rc, const ScanResult& res, const BackendChoice& backend,
                   const std::string& command_line) {
@@ -133,7 +145,7 @@ void write_outputs(const std::filesystem::path& dir, const RunConfig& rc, const 
   for (const auto& name : rc.observables) {
     const ObservableInfo& info = observable_info(name);
     const std::vector<double>& v = res.maps.at(name);
-    std::vector<std::size_t> shape = rc.shape;
+    const std::vector<std::size_t> shape = observable_shape(rc, name);
     if (info.type == ObservableType::int8) {
       std::vector<std::int8_t> d(v.begin(), v.end());
       io::write_npy(dir / (name + ".npy"), d, shape);
@@ -141,7 +153,6 @@ void write_outputs(const std::filesystem::path& dir, const RunConfig& rc, const 
       std::vector<std::uint64_t> d(v.begin(), v.end());
       io::write_npy(dir / (name + ".npy"), d, shape);
     } else {
-      if (info.type == ObservableType::vector3) shape.push_back(3);
       io::write_npy(dir / (name + ".npy"), v, shape);
     }
     if (!map2d || info.type == ObservableType::vector3) continue;
@@ -164,11 +175,8 @@ void write_outputs(const std::filesystem::path& dir, const RunConfig& rc, const 
     io::write_heatmap_png(dir / (name + ".png"), v, rc.axes[0].n, rc.axes[1].n, hs);
   }
   if (rc.spec.random) {
-    for (std::size_t j = 0; j < rc.axes.size(); ++j) {
-      std::vector<double> vals(rc.spec.count);
-      for (std::uint64_t i = 0; i < rc.spec.count; ++i) vals[i] = scan_point(rc.spec, i).p[rc.spec.axes[j].param];
-      io::write_npy(dir / ("axis_" + rc.axes[j].name + ".npy"), vals, rc.shape);
-    }
+    for (std::size_t j = 0; j < rc.axes.size(); ++j)
+      io::write_npy(dir / ("axis_" + rc.axes[j].name + ".npy"), sampled_axis_values(rc, j), rc.shape);
   }
   io::write_text_atomically(dir / "meta.json", meta.dump(2) + "\n");
 }

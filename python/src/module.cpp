@@ -1,0 +1,127 @@
+// The compiled part of the Python module (python/skipstone/__init__.py wraps it): a scan run
+// through the same code as `skipstone run` (run_in_process, host/app/run_session.hpp) on the
+// CPU backend, with the kernels running while the GIL is released; the status codes of
+// include/skipstone/status.hpp; the two kinds of bad input as Python exceptions (ConfigError
+// with the key path, UsageError), both ValueErrors.
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "backends.hpp"
+#include "config.hpp"
+#include "config_error.hpp"
+#include "config_override.hpp"
+#include "observables.hpp"
+#include "output_writer.hpp"
+#include "py_json.hpp"
+#include "run_session.hpp"
+#include "skipstone/status.hpp"
+
+namespace py = pybind11;
+
+namespace skipstone {
+namespace {
+
+// The thread count of a run without `threads`: OpenMP's default at import (all cores, or
+// OMP_NUM_THREADS), as for a fresh `skipstone run`, not what an earlier run(threads=N) set.
+int g_default_threads = 0;
+
+// A vector's values as a NumPy array of `shape`; the array owns the vector (no copy).
+template <class T>
+py::array owning_array(std::vector<T>&& values, const std::vector<std::size_t>& shape) {
+  auto* held = new std::vector<T>(std::move(values));
+  py::capsule owner(held, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+  return py::array_t<T>(std::vector<py::ssize_t>(shape.begin(), shape.end()), held->data(), owner);
+}
+
+// An observable's map with the dtype and shape of its .npy file (output_writer.hpp); the
+// integer types converted as the writer converts them.
+py::array observable_array(const RunConfig& rc, const std::string& name, std::vector<double>&& map) {
+  const std::vector<std::size_t> shape = observable_shape(rc, name);
+  switch (observable_info(name).type) {
+    case ObservableType::int8: return owning_array(std::vector<std::int8_t>(map.begin(), map.end()), shape);
+    case ObservableType::uint64: return owning_array(std::vector<std::uint64_t>(map.begin(), map.end()), shape);
+    default: return owning_array(std::move(map), shape);
+  }
+}
+
+RunConfig config_with_overrides(const std::optional<std::string>& path, py::handle config, const py::dict& overrides) {
+  nlohmann::json j = path ? read_config_json(*path) : json_from_python(config, "");
+  for (const auto& item : overrides) {
+    if (!py::isinstance<py::str>(item.first))
+      throw py::type_error("overrides: key " + std::string(py::repr(item.first)) + " is not a str key path");
+    const std::string key = item.first.cast<std::string>();
+    apply_override(j, key, json_from_python(item.second, key));
+  }
+  return parse_config(j);
+}
+
+// Returns (observables in config order, meta.json text, sampled axis values of a random scan).
+// `threads`: 0 for the default, else checked by the caller against MAX_THREADS.
+py::tuple run(const std::optional<std::string>& path, py::object config, const py::dict& overrides,
+              const std::optional<std::string>& out, bool overwrite, std::int64_t threads, bool progress,
+              const std::string& command) {
+  if (out && out->empty()) throw UsageError("out: empty path");
+  const RunConfig rc = config_with_overrides(path, config, overrides);
+  RunRequest request;
+  request.backend = "cpu";
+  request.threads = threads ? static_cast<int>(threads) : g_default_threads;
+  if (out) request.out = *out;
+  request.overwrite = overwrite;
+  request.quiet = !progress;
+  request.command_line = command;
+  RunOutcome outcome;
+  {
+    py::gil_scoped_release release;
+    outcome = run_in_process(std::move(request), rc);
+  }
+  py::dict maps;
+  for (const std::string& name : rc.observables) maps[name.c_str()] = observable_array(rc, name, std::move(outcome.result->maps.at(name)));
+  py::dict sampled;
+  if (rc.spec.random)
+    for (std::size_t j = 0; j < rc.axes.size(); ++j)
+      sampled[rc.axes[j].name.c_str()] = owning_array(sampled_axis_values(rc, j), rc.shape);
+  return py::make_tuple(maps, outcome.meta.dump(), sampled);
+}
+
+}  // namespace
+}  // namespace skipstone
+
+PYBIND11_MODULE(_skipstone, m) {
+  using namespace skipstone;
+  m.doc() = "The compiled part of skipstone; use the package skipstone (python/skipstone/__init__.py).";
+  g_default_threads = cpu::max_threads();
+
+  static py::exception<ConfigError> config_error(m, "ConfigError", PyExc_ValueError);
+  static py::exception<UsageError> usage_error(m, "UsageError", PyExc_ValueError);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const ConfigError& e) {
+      py::object err = py::handle(config_error.ptr())(py::str(e.what()));  // an instance, to give it .key
+      err.attr("key") = e.key();
+      PyErr_SetObject(config_error.ptr(), err.ptr());
+    } catch (const UsageError& e) {
+      usage_error(e.what());
+    }
+  });
+
+  py::list names, ok;
+  for (int s = 0; s < kStatusCount; ++s) {
+    names.append(status_name(static_cast<Status>(s)));
+    if (status_is_ok(static_cast<Status>(s))) ok.append(s);
+  }
+  m.attr("STATUS_NAMES") = py::tuple(names);
+  m.attr("OK_STATUSES") = py::tuple(ok);
+  m.attr("MAX_THREADS") = kMaxRunThreads;
+
+  m.def("run", &run, py::arg("path"), py::arg("config"), py::arg("overrides"), py::arg("out"), py::arg("overwrite"),
+        py::arg("threads"), py::arg("progress"), py::arg("command"),
+        "Runs a scan on the CPU backend as `skipstone run` does; see skipstone.run.");
+}
