@@ -24,7 +24,6 @@ conditions, plus Figure-18 exit maps on the stadium (roll3:stadium rim_entry).
   exit_stadium_<where>.json, exit_disc.json   (part 3) Figure-18 maps, 512 x 512 over (v2, S12),
       r = R = 1, eta 0.5, half_length 1: entries on the straight part (middle of the top
       segment), at the junction of the top segment and the left cap, on the cap (its middle).
-      The junction map is 128 x 128: its passages run about 60 times slower than the others.
 
 Usage: general_tables_configs.py FOLDER        (Debian's /usr/bin/python3)
 """
@@ -154,7 +153,7 @@ def part3():
             "description": "general-tables study part 3: Figure 18 on the stadium, entry " + where,
             "system": "roll3:stadium", "parameters": {"half_length": 1.0, "R": 1.0, "r": 1.0, "eta": 0.5},
             "initial": {"start": "rim_entry", "boundary_s": s, "speed": 1.0},
-            "scan": exit_grid(128) if where == "junction" else grid,
+            "scan": grid,
             "stop": {"t_max": T_MAX}, "observables": obs}
     return out
 

@@ -156,14 +156,16 @@ class RimStepper {
       // The two events' first guesses came from different interpolants: the one located may lie
       // past the other (a break reached after phi has already returned to 0 or pi, or an exit
       // beyond the end of the piece). Then the other one comes first: locate it inside [0, theta].
+      // Events that coincide to within `same` (an exit at a junction) end the passage as an exit.
+      const T same = T(1e3) * ScalarConstants<T>::rim_newton;
       T rate;
-      if (event_ == 1 && y_step[4] < T(0)) {
+      if (event_ == 1 && y_step[4] < -same) {
         relocate(0, out_.y[4], y_step[4]);
         return;
       }
       if (event_ == 0) {
         const T m = sys_.break_margin(y_step, rate);
-        if (m < T(0)) {
+        if (m < -same * (T(1) + fabs(y_step[5]))) {
           relocate(1, sys_.break_margin(out_.y, rate), m);
           return;
         }
