@@ -662,6 +662,39 @@ TEST(RimEntry, StadiumExitMapFollowsTheWall) {
   EXPECT_EQ(at_cap.exit_side, turned.exit_side);
 }
 
+// ---- the strip: the general integrator against roll3:strip's closed form ----
+// roll3:strip solves the strip's passages exactly per segment (Section 4.1); the general model
+// integrates the same equations on the strip table. Its start (x1, height z, speed v1 along the
+// stadium, E1 = -e1 on the + sheet, so u.x = -v1; vertical v2; spin s) is the face start
+// p = (x1, z), u = (-v1, v2), S12 = s. Heights are compared at the end (z_min/z_max are sampled
+// differently: exact extrema per segment there, at the integrator's steps here).
+TEST(RollTables, GeneralIntegratorOnTheStripIsTheClosedFormRoll3Strip) {
+  struct Start {
+    double x1, v1, v2, spin, g;
+  };
+  for (const Start& k : {Start{0.1, 0.7, 0.4, 0.3, 1.0}, Start{-0.3, -1.2, -0.5, -0.8, 2.0}, Start{0.0, 0.5, 1.5, 1.1, 0.0}}) {
+    const json cfg = {{"system", "roll3:strip"},
+                      {"parameters", {{"L", 1.0}, {"r", 0.3}, {"eta", 0.5}, {"g_effective", k.g}}},
+                      {"initial", {{"start", "plate"}, {"x1", k.x1}, {"z", 0.0}, {"v1", k.v1}, {"v2", k.v2}, {"spin", k.spin}}},
+                      {"stop", {{"t_max", 20.0}}}};
+    TrajectoryResult closed;
+    run<Log2>(cfg, &closed);
+    PlateState s{};
+    s.sheet = 1;
+    s.p = {k.x1, 0.0};
+    s.u = {-k.v1, k.v2};
+    s.A12 = k.spin;
+    NoRows none;
+    const DiscRollOptions opt{20.0, 1000000, 1e-6, 2.0, 1e-13, 1e-13, 100000000};
+    const TrajectoryResult general = run_table_roll<6>(StripTable{1.0}, TableRollModel{0.3, 0.5, k.g}, s, opt, none);
+    ASSERT_EQ(closed.status, Status::finished);
+    ASSERT_EQ(general.status, Status::finished);
+    EXPECT_GT(closed.events, 4u);
+    EXPECT_EQ(general.events, closed.events) << "start x1 " << k.x1;
+    EXPECT_NEAR(general.z_final, closed.z_final, kSameModel) << "start x1 " << k.x1;
+  }
+}
+
 // ---- config ----
 TEST(RollTables, SinaiBallLargerThanTheHoleIsRejected) {
   const TableCase& c = table_cases()[3];

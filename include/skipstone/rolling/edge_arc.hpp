@@ -26,6 +26,7 @@
 #include "skipstone/tables/polygon.hpp"
 #include "skipstone/tables/sinai.hpp"
 #include "skipstone/tables/stadium.hpp"
+#include "skipstone/tables/strip.hpp"
 
 namespace skipstone {
 
@@ -133,6 +134,14 @@ SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc edge_arc_at(const SinaiTable& t, Vec2 p, i
   q = 0.0;
   const Vec2 d = t.cell_centre(p) - p;
   return circle_arc(p, (1.0 / norm(d)) * d, 1.0 / t.rho, 0.0, part, -kNoBreak, kNoBreak);
+}
+
+// ---- strip: two straight walls, q = arc length (-y on the left wall, y on the right) ----
+// The strip's rolling system is roll3:strip, solved in closed form per segment; the general
+// integrator runs on the strip table too, which checks one against the other.
+SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc edge_arc_at(const StripTable&, Vec2 p, int part, double& q) {
+  q = part == 0 ? -p.y : p.y;
+  return line_arc(p, {part == 0 ? -1.0 : 1.0, 0.0}, q, part, -kNoBreak, kNoBreak);
 }
 
 // ---- ellipse: q = theta, the point (a cos theta, b sin theta) ----
