@@ -1,7 +1,7 @@
 // roll3:<table> and roll4:<table>: a ball rolling without slipping on the plate C of any 2D
-// table (disc, stadium, ellipse, Sinai, rectangle, convex polygon) and over its edge (paper Sections 5.1-5.5,
-// Proposition 12 with the wall's curvature kappa(s); Figure 4 is roll3:sinai, Figure 14
-// roll4:sinai):
+// table (disc, stadium, ellipse, Sinai, rectangle, convex polygon) and over its edge (paper
+// Sections 5.1-5.5, Proposition 12 with the wall's curvature kappa(s); Figure 4 is roll3:sinai,
+// Figure 14 roll4:sinai):
 //   roll3 (N = 6): a 3D ball on the plate C in the (x, y) plane, with the plate's in-plane gravity
 //     along -y as the 2D no-slip tables have it (acceleration G = g / (1 + gamma^2), Eq. (11));
 //   roll4 (N = 10): a 4D ball on the solid cylinder C x R, gravity along the axis.
@@ -11,14 +11,14 @@
 // (edge_arc.hpp), integrated by rim_passage.hpp; a passage that reaches a break of the wall
 // (the stadium's curvature jumps, the two ends of a polygon's vertex piece) stops there and goes
 // on over the next piece, so that no step crosses a jump. At a polygon's vertex the ball rolls
-// round the vertex on the sphere of radius r about it (edge_system.hpp). Junction maps: disc_junction.hpp (plate_to_edge, edge_to_plate) with the
-// frame (e1, e2) of the wall point.
+// round the vertex on the sphere of radius r about it (edge_system.hpp). Junction maps:
+// disc_junction.hpp (plate_to_edge, edge_to_plate) with the frame (e1, e2) of the wall point.
 //
-// State and outputs as in roll4_disc.hpp (whose disc this is, with the table's flight instead of
-// the closed-form chord): events = completed edge passages, energy_error the largest relative
-// defect of the invariants over the junctions and the end (roll3: E1 + G y; roll4: E1 and
-// E2 + G x3), the height z = the centre's y (roll3) or axial x3 (roll4); rho_even, rho_odd on
-// the disc with straight flights.
+// State and outputs as in roll4_disc.hpp (the disc's own implementation, with closed-form
+// chords and SIMD lanes, which this model reproduces on the disc table to 1e-9): events =
+// completed edge passages, energy_error the largest relative defect of the invariants over the
+// junctions and the end (roll3: E1 + G y; roll4: E1 and E2 + G x3), the height z = the centre's
+// y (roll3) or axial x3 (roll4); rho_even, rho_odd on the disc with straight flights.
 //
 // exit_time, exit_arc, exit_side: the first edge passage (Figure 18 on any table): its duration,
 // the arc length along the wall from its entry to its exit (signed, along the wall's arc length)
