@@ -27,6 +27,8 @@
 // Templated on the scalar type T (double; float for the float roll4:disc kernel); PlateState is
 // the double version.
 #pragma once
+#include <cstdint>
+
 #include "skipstone/precision.hpp"
 #include "skipstone/vec.hpp"
 
@@ -115,5 +117,32 @@ SKIPSTONE_HD SKIPSTONE_INLINE T time_to_rim(Vec2T<T> p, Vec2T<T> u, same_t<T> R,
   const T q = sqrt(b * b + uu * c);
   return b > T(0) ? c / (b + q) : (q - b) / uu;
 }
+
+// The caustic observables of the rolling balls on the disc (Figures 19-20): the mean distance
+// from the axis of the flat-part chords (the line p + t u: |p x u| / |u|), even and odd ones
+// in order; the sums are kept in double whatever the kernel's scalar type.
+struct ChordDistances {
+  double sum[2], n[2];
+  std::uint64_t count;
+
+  SKIPSTONE_HD void reset() {
+    sum[0] = sum[1] = n[0] = n[1] = 0.0;
+    count = 0;
+  }
+  template <class T>
+  SKIPSTONE_HD void add(Vec2T<T> p, Vec2T<T> u) {
+    const int parity = static_cast<int>(count & 1u);
+    sum[parity] += fabs(cross(p, u)) / norm(u);
+    n[parity] += 1.0;
+    ++count;
+  }
+  // rho_even, rho_odd (NaN without chords of that parity) and caustic_gap into res.
+  template <class Result>
+  SKIPSTONE_HD void write(Result& res) const {
+    res.rho_even = n[0] > 0.0 ? sum[0] / n[0] : NAN;
+    res.rho_odd = n[1] > 0.0 ? sum[1] / n[1] : NAN;
+    res.caustic_gap = fabs(res.rho_even - res.rho_odd);
+  }
+};
 
 }  // namespace skipstone

@@ -17,6 +17,14 @@
 
 namespace skipstone {
 
+// (cos phi, sin phi) = (y[3], y[4]) back onto the unit circle.
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE void normalise_phi(T* y) {
+  const T cn = T(1) / sqrt(y[3] * y[3] + y[4] * y[4]);
+  y[3] *= cn;
+  y[4] *= cn;
+}
+
 template <class T>
 SKIPSTONE_HD SKIPSTONE_INLINE void project_transversal(T* y, same_t<T> xi_norm) {
   const T n = sqrt(y[0] * y[0] + y[1] * y[1] + y[2] * y[2]);
@@ -24,9 +32,30 @@ SKIPSTONE_HD SKIPSTONE_INLINE void project_transversal(T* y, same_t<T> xi_norm) 
   y[0] *= a;
   y[1] *= a;
   y[2] *= a;
-  const T cn = T(1) / sqrt(y[3] * y[3] + y[4] * y[4]);
-  y[3] *= cn;
-  y[4] *= cn;
+  normalise_phi(y);
+}
+
+// A velocity/spin 3-block b rescaled onto |b|^2 = target, where that is a round-off-sized
+// correction (a larger mismatch means a target near 0, where rescaling would not be one): the
+// projection onto an invariant with a potential, E2 + G x3 or E1 + G y_c.
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE void rescale_block(T* b, same_t<T> target) {
+  const T k = b[0] * b[0] + b[1] * b[1] + b[2] * b[2];
+  if (fabs(k - target) < ScalarConstants<T>::rim_projection_window * target) {
+    const T f = sqrt(target / k);
+    b[0] *= f;
+    b[1] *= f;
+    b[2] *= f;
+  }
+}
+
+// v1 of an entry into N^c with (v2, S12) on the energy sphere of radius `speed` (the rim_entry
+// starts); false where v1^2 = speed^2 - v2^2 - S12^2 <= 0 (the start is masked).
+SKIPSTONE_HD SKIPSTONE_INLINE bool entry_v1(double speed, double v2, double S12, double& v1) {
+  const double v1sq = speed * speed - v2 * v2 - S12 * S12;
+  if (!(v1sq > 0.0)) return false;
+  v1 = sqrt(v1sq);
+  return true;
 }
 
 // The transversal right-hand side for y = (v1, v2, S12, cos phi, sin phi, arc length s along
@@ -131,11 +160,11 @@ SKIPSTONE_HD TransversalStart<T> disc_transversal_start(const ScanSpec& spec, co
   const double* p = pt.p;
   const double speed = p[P_SPEED];
   const double v2 = p[P_V2], S12 = p[P_S12];
-  const double v1sq = speed * speed - v2 * v2 - S12 * S12;
-  if (!(v1sq > 0.0)) return {true, {}, {}};
+  double v1;
+  if (!entry_v1(speed, v2, S12, v1)) return {true, {}, {}};
   const double gamma = point_gamma(spec, pt);
   const DiscTransversalSystemT<T> sys{T(-1.0 / p[P_R]), T(p[P_BALL_R]), T(eta_from_gamma(gamma))};
-  return transversal_start(sys, T(sqrt(v1sq)), T(v2), T(S12));
+  return transversal_start(sys, T(v1), T(v2), T(S12));
 }
 
 template <class T>

@@ -92,9 +92,7 @@ struct EdgeSystem {
     if (!inplane_gravity()) {
       project_transversal(y, sqrt(k1_total));
     } else {
-      const double cn = 1.0 / sqrt(y[3] * y[3] + y[4] * y[4]);
-      y[3] *= cn;
-      y[4] *= cn;
+      normalise_phi(y);
       rescale_block(y, k1_total - 2.0 * G * centre_height(y));
     }
     if constexpr (N == 10) rescale_block(y + 6, k2_total - 2.0 * G * y[9]);
@@ -130,17 +128,6 @@ struct EdgeSystem {
     f[3] = -s * v1 * ir;
     f[4] = c * v1 * ir;
     f[5] = v2 * w;
-  }
-
-  // Rescales the 3-block at b onto |b|^2 = target where that is a round-off-sized correction.
-  SKIPSTONE_HD static void rescale_block(double* b, double target) {
-    const double k = b[0] * b[0] + b[1] * b[1] + b[2] * b[2];
-    if (fabs(k - target) < ScalarConstants<double>::rim_projection_window * target) {
-      const double f = sqrt(target / k);
-      b[0] *= f;
-      b[1] *= f;
-      b[2] *= f;
-    }
   }
 };
 

@@ -209,11 +209,7 @@ class RimStepper {
       const T r = sys_.radius();
       const T d0 = H_ * y[3] * y[0] / r, d1 = H_ * y_new[3] * y_new[0] / r;  // d sin(phi)/d theta
       if (d0 < T(0) && d1 > T(0)) {
-        const T h_fine = T(kRimFineStep) * h_max_;
-        if (H_ > h_fine) {
-          H_ = H_ * T(0.25) > h_fine ? H_ * T(0.25) : h_fine;
-          return;
-        }
+        if (shorten_to_fine()) return;
         theta = hermite_first_root(y[4], d0, y_new[4], d1);
       }
     }
@@ -235,11 +231,7 @@ class RimStepper {
       } else if (m1 < T(0)) {
         theta_b = m0 / (m0 - m1);
       } else if (rate0 < T(0) && rate1 > T(0)) {
-        const T h_fine = T(kRimFineStep) * h_max_;
-        if (H_ > h_fine) {
-          H_ = H_ * T(0.25) > h_fine ? H_ * T(0.25) : h_fine;
-          return;
-        }
+        if (shorten_to_fine()) return;
         theta_b = hermite_first_root(m0, H_ * rate0, m1, H_ * rate1);
       }
       if (theta_b >= T(0) && (theta < T(0) || theta_b < theta)) {
@@ -270,6 +262,16 @@ class RimStepper {
     H_ *= gbs_step_factor<K>(err);
   }
 
+  // A step in which an event function has a local minimum may hide a dip past zero: it is
+  // shortened (by 4, down to h_fine) before the Hermite interpolant is trusted to find the dip.
+  // Returns whether it was shortened (the step is then redone).
+  SKIPSTONE_HD bool shorten_to_fine() {
+    const T h_fine = T(kRimFineStep) * h_max_;
+    if (!(H_ > h_fine)) return false;
+    H_ = H_ * T(0.25) > h_fine ? H_ * T(0.25) : h_fine;
+    return true;
+  }
+
   // Locate `event` instead, inside [0, theta_], where its function goes from g0 to g_end < 0.
   SKIPSTONE_HD void relocate(int event, T g0, T g_end) {
     event_ = event;
@@ -282,13 +284,9 @@ class RimStepper {
   }
 
   SKIPSTONE_HD void newton(const T* yt) {
-    T g, dg;
+    T g = yt[4], dg = yt[3] * yt[0] / sys_.radius();  // sin(phi) and d sin(phi)/dt
     if constexpr (rim_has_breaks<Sys>::value) {
       if (event_ == 1) g = sys_.break_margin(yt, dg);
-      else g = yt[4], dg = yt[3] * yt[0] / sys_.radius();
-    } else {
-      g = yt[4];
-      dg = yt[3] * yt[0] / sys_.radius();  // d sin(phi)/dt
     }
     if (bracketed_) (g > T(0) ? lo_ : hi_) = theta_;
     T dtheta = -g / (dg * H_);

@@ -82,14 +82,7 @@ struct DiscRimSystemT {
   SKIPSTONE_HD void rhs(const T* y, T* f) const { disc_rim_rhs(kappa, r, eta, G, y, f); }
   SKIPSTONE_HD void project(T* y) const {
     project_transversal(y, xi);
-    const T k2 = y[6] * y[6] + y[7] * y[7] + y[8] * y[8];
-    const T target = k2_total - T(2) * G * y[9];
-    if (fabs(k2 - target) < ScalarConstants<T>::rim_projection_window * target) {
-      const T f = sqrt(target / k2);
-      y[6] *= f;
-      y[7] *= f;
-      y[8] *= f;
-    }
+    rescale_block(y + 6, k2_total - T(2) * G * y[9]);
   }
   SKIPSTONE_HD T radius() const { return r; }
   SKIPSTONE_HD T h_max() const { return r / xi; }
@@ -164,8 +157,8 @@ struct DiscRollRunT {
   double max_err;
   PlateStateT<T> s;
   bool on_rim, have_chord, on_plate;
-  double rho_sum[2], rho_n[2];
-  std::uint64_t chord, steps, events;
+  ChordDistances chords;
+  std::uint64_t steps, events;
   double t;        // the clock (double in both precisions)
   T z_end, theta;  // theta: the rim angle where the current passage started
   Status status;
@@ -186,8 +179,8 @@ struct DiscRollRunT {
     on_rim = pp >= R2 * (T(1) - ScalarConstants<T>::on_rim);
     if (on_rim) s.p = (m.R / sqrt(pp)) * s.p;
     have_chord = on_rim;
-    rho_sum[0] = rho_sum[1] = rho_n[0] = rho_n[1] = 0.0;
-    chord = steps = events = 0;
+    chords.reset();
+    steps = events = 0;
     t = 0.0;
     z_end = s.z;
     on_plate = true;
@@ -217,12 +210,7 @@ struct DiscRollRunT {
       return false;
     }
     const T tf = to_end ? T(opt.t_max - t) : dt;
-    if (have_chord && tf > T(0)) {
-      const int parity = static_cast<int>(chord & 1u);
-      rho_sum[parity] += fabs(cross(s.p, s.u)) / norm(s.u);
-      rho_n[parity] += 1.0;
-      ++chord;
-    }
+    if (have_chord && tf > T(0)) chords.add(s.p, s.u);
     if (G != T(0)) {
       const T tv = s.u3 / G;
       if (tv > T(0) && tv < tf) hs.extremum(s.z + T(0.5) * s.u3 * tv);
@@ -287,9 +275,7 @@ struct DiscRollRunT {
   SKIPSTONE_HD TrajectoryResult result() const {
     TrajectoryResult res = rolling_result(status, events, t, max_err, hs, z_end, opt.bounded_depth);
     res.steps = steps;
-    res.rho_even = rho_n[0] > 0.0 ? rho_sum[0] / rho_n[0] : NAN;
-    res.rho_odd = rho_n[1] > 0.0 ? rho_sum[1] / rho_n[1] : NAN;
-    res.caustic_gap = fabs(res.rho_even - res.rho_odd);
+    chords.write(res);
     return res;
   }
 };

@@ -120,8 +120,8 @@ struct TableRollRun {
   double max_err;
   PlateState s;
   int last_part;  // the wall part the current flat part starts on (-1: an interior start)
-  double rho_sum[2], rho_n[2];
-  std::uint64_t chord, steps, events;
+  ChordDistances chords;
+  std::uint64_t steps, events;
   double t, z_end;
   Status status;
   bool single_passage;  // the run is one passage (a rim_entry start)
@@ -144,8 +144,8 @@ struct TableRollRun {
     hs.start(plate_height<N>(s));
     max_err = 0.0;
     last_part = -1;
-    rho_sum[0] = rho_sum[1] = rho_n[0] = rho_n[1] = 0.0;
-    chord = steps = events = 0;
+    chords.reset();
+    steps = events = 0;
     t = 0.0;
     z_end = plate_height<N>(s);
     status = Status::finished;
@@ -196,12 +196,7 @@ struct TableRollRun {
     }
     const double tf = to_end ? opt.t_max - t : hit.t;
     if constexpr (kChords) {
-      if (last_part >= 0 && tf > 0.0 && g_plane == 0.0) {
-        const int parity = static_cast<int>(chord & 1u);
-        rho_sum[parity] += fabs(cross(s.p, s.u)) / norm(s.u);
-        rho_n[parity] += 1.0;
-        ++chord;
-      }
+      if (last_part >= 0 && tf > 0.0 && g_plane == 0.0) chords.add(s.p, s.u);
     }
     const double v_up = N == 6 ? s.u.y : s.u3;
     if (G != 0.0) {
@@ -303,11 +298,7 @@ struct TableRollRun {
     res.exit_side = exit_side;
     res.exit_time = exit_time;
     res.exit_arc = exit_arc;
-    if constexpr (kChords) {
-      res.rho_even = rho_n[0] > 0.0 ? rho_sum[0] / rho_n[0] : NAN;
-      res.rho_odd = rho_n[1] > 0.0 ? rho_sum[1] / rho_n[1] : NAN;
-      res.caustic_gap = fabs(res.rho_even - res.rho_odd);
-    }
+    if constexpr (kChords) chords.write(res);
     return res;
   }
 };
@@ -352,13 +343,13 @@ SKIPSTONE_HD bool table_roll_setup(const Table& table, const ScanSpec& spec, con
   s.sheet = spec.start == StartKind::plate_minus ? -1 : 1;
   entry_part = -1;
   if (spec.start == StartKind::rim_entry) {
-    const double v2 = p[P_V2], S12 = p[P_S12], speed = p[P_SPEED];
-    const double v1sq = speed * speed - v2 * v2 - S12 * S12;
-    if (!(v1sq > 0.0)) return false;
+    const double v2 = p[P_V2], S12 = p[P_S12];
+    double v1;
+    if (!entry_v1(p[P_SPEED], v2, S12, v1)) return false;
     const BoundaryFrame f = table.boundary_frame(p[P_BOUNDARY_S]);
     const Vec2 e1 = -1.0 * f.nu, e2 = f.tangent;
     s.p = f.x;
-    s.u = sqrt(v1sq) * e1 + v2 * e2;
+    s.u = v1 * e1 + v2 * e2;
     s.A12 = S12;
     entry_part = f.part;
   } else {
