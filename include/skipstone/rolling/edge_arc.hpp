@@ -7,7 +7,8 @@
 // outward normal of the plate, e2 = J e1, and d e1 / dl = -kappa e2 with kappa the signed
 // curvature of boundary.hpp (kappa < 0 on a convex wall, > 0 around the Sinai scatterer).
 //
-// Along a piece the ball's position is a curve coordinate q (EdgeArc::q_rate = dq/dl):
+// Along a piece the ball's position is a curve coordinate q (EdgeArc::curvature gives kappa(q)
+// and dl/dq):
 //   line    q = l;     b(q) = b_ref + (q - q_ref) e2,                  kappa = 0
 //   circle  q = l;     e1(q) = e1_ref turned by -kappa (q - q_ref),    b = c - e1 / kappa
 //   ellipse q = theta; b = (a cos q, b sin q), e1 along (b.x / a^2, b.y / b^2),
@@ -49,13 +50,16 @@ struct EdgeArc {
   int index;           // polygon: the edge (line) or vertex number
   double lap;          // polygon: how many times round the wall q is (q_lo = lap perimeters + ...)
 
-  SKIPSTONE_HD double curvature(double q) const {
-    if (shape != ArcShape::ellipse) return kappa;
-    const double v = ellipse_speed(q);
-    return -a * b / (v * v * v);
+  // kappa(q) on a line, circle or ellipse, and speed = dl/dq (1 where q is arc length): one
+  // evaluation of the ellipse's |b'(theta)| serves both.
+  SKIPSTONE_HD double curvature(double q, double& speed) const {
+    if (shape != ArcShape::ellipse) {
+      speed = 1.0;
+      return kappa;
+    }
+    speed = ellipse_speed(q);
+    return -a * b / (speed * speed * speed);
   }
-  // dq / dl
-  SKIPSTONE_HD double q_rate(double q) const { return shape == ArcShape::ellipse ? 1.0 / ellipse_speed(q) : 1.0; }
 
   SKIPSTONE_HD EdgePoint point(double q) const {
     Vec2 b_q, e1;

@@ -67,12 +67,10 @@ struct EdgeSystem {
     double fc, fs;
     if (arc.shape == ArcShape::vertex) {
       vertex_rhs(y, f, fc, fs);
-    } else if (arc.shape == ArcShape::ellipse) {  // kappa and dq/dl from one speed |b'(theta)|
-      const double v = arc.ellipse_speed(q);
-      disc_transversal_rhs(-arc.a * arc.b / (v * v * v), r, eta, y, f, fc, fs);
-      f[5] /= v;
     } else {
-      disc_transversal_rhs(arc.kappa, r, eta, y, f, fc, fs);
+      double speed;
+      disc_transversal_rhs(arc.curvature(q, speed), r, eta, y, f, fc, fs);
+      f[5] /= speed;  // q' = l' dq/dl
     }
     if (inplane_gravity()) {
       const EdgePoint e = arc.point(q);
@@ -108,8 +106,13 @@ struct EdgeSystem {
       rate = 0.0;
       return kNoBreak;
     }
-    const double q_dot = arc.shape == ArcShape::vertex ? y[1] / (r * y[4])
-                                                       : arc.q_rate(q) * y[1] / (1.0 - r * arc.curvature(q) * y[4]);
+    double speed, q_dot;
+    if (arc.shape == ArcShape::vertex) {
+      q_dot = y[1] / (r * y[4]);
+    } else {
+      const double kappa = arc.curvature(q, speed);
+      q_dot = (1.0 / speed) * y[1] / (1.0 - r * kappa * y[4]);
+    }
     const double to_lo = q - arc.q_lo, to_hi = arc.q_hi - q;
     rate = to_lo < to_hi ? q_dot : -q_dot;
     return to_lo < to_hi ? to_lo : to_hi;
