@@ -102,25 +102,23 @@ struct DiscRollTrajectories {
   bool begin(int l, std::uint64_t index, Stepper& stepper, TrajectoryResult& out) {
     DiscRollModelT<T> m;
     PlateStateT<T> s;
-    DiscRollOptions opt;
+    RollOptions opt;
     if (!roll4_disc_setup(*spec, scan_point(*spec, index), m, s, opt)) {
       out = masked_result();
       return false;
     }
-    run[l].start(m, s, opt, sink);
-    lanes.kappa[l] = run[l].sys.kappa;
-    lanes.r[l] = run[l].sys.r;
-    lanes.eta[l] = run[l].sys.eta;
-    lanes.G[l] = run[l].sys.G;
+    run[l].start(DiscWall<T>{m.R, T(0), false}, RollModelT<T>{m.r, m.eta, m.G}, s, opt, sink);
     return fly(l, stepper, out);
   }
   void take(int l, Stepper& stepper, T* y, T err) {
-    DiscRimSteps<DiscardSink, T> steps = run[l].rim_steps(sink);
+    auto steps = run[l].edge_steps(sink);
     stepper.take(y, err, steps);
   }
-  // The passage in lane l is over: the junction, then the flight to the next passage.
+  // The passage in lane l is over: the junction, then the flight to the next passage (the
+  // circle has no breaks, so a passage is one piece).
   bool next_passage(int l, Stepper& stepper, TrajectoryResult& out) {
-    if (!run[l].leave_rim(stepper.run())) {
+    T y[10];
+    if (run[l].leave_piece(stepper.run(), y) == EdgeEnd::over) {
       out = run[l].result();
       return false;
     }
@@ -130,12 +128,17 @@ struct DiscRollTrajectories {
  private:
   bool fly(int l, Stepper& stepper, TrajectoryResult& out) {
     T y[10];
-    if (!run[l].fly_to_rim(sink, y)) {
+    if (!run[l].fly_to_edge(sink, y)) {
       out = run[l].result();
       return false;
     }
-    DiscRimSteps<DiscardSink, T> steps = run[l].rim_steps(sink);
-    stepper.start(run[l].sys, y, T(run[l].t_left()), run[l].steps_left(), steps);
+    const Sys& sys = run[l].sys;
+    lanes.kappa[l] = sys.kappa;
+    lanes.r[l] = sys.r;
+    lanes.eta[l] = sys.eta;
+    lanes.G[l] = sys.G;
+    auto steps = run[l].edge_steps(sink);
+    stepper.start(sys, y, T(run[l].t_left()), run[l].steps_left(), steps);
     return true;
   }
 };

@@ -39,13 +39,13 @@ EnergyDefects energy_defects(const Log& log, double g) {
 // time; returns the largest difference of the end state from the start (velocities and spin
 // reversed), NaN when either run did not end on a plate after `events` passages.
 template <class T>
-double time_reversal_error(const DiscRollModelT<T>& m, const PlateStateT<T>& s0, DiscRollOptions opt,
+double time_reversal_error(const DiscRollModelT<T>& m, const PlateStateT<T>& s0, RollOptions opt,
                            std::uint64_t events, double* t_end = nullptr) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   DiscardSink sink;
   opt.t_max = INFINITY;
   opt.max_events = events;
-  DiscRollEndT<T> fwd;
+  RollEndT<T> fwd;
   const TrajectoryResult a = run_roll4_disc(m, s0, opt, sink, &fwd);
   EXPECT_EQ(a.status, Status::finished);
   EXPECT_EQ(a.events, events);
@@ -58,7 +58,7 @@ double time_reversal_error(const DiscRollModelT<T>& m, const PlateStateT<T>& s0,
   back.A23 = -back.A23;
   opt.t_max = a.t_end;
   opt.max_events = UINT64_MAX;
-  DiscRollEndT<T> rev;
+  RollEndT<T> rev;
   const TrajectoryResult b = run_roll4_disc(m, back, opt, sink, &rev);
   EXPECT_EQ(b.status, Status::finished);
   EXPECT_EQ(b.events, events);

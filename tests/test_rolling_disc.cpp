@@ -82,8 +82,8 @@ TEST(DiscJunction, MapsAreOrthogonalAndInverseOnBothSheets) {
     const double theta = angle(rng);
     double y[10];
     plate_to_rim(s, theta, y);
-    EXPECT_NEAR(y[0] * y[0] + y[1] * y[1] + y[2] * y[2], plate_k1(s), kMapRoundOff);
-    EXPECT_NEAR(y[6] * y[6] + y[7] * y[7] + y[8] * y[8], plate_k2(s), kMapRoundOff);
+    EXPECT_NEAR(y[0] * y[0] + y[1] * y[1] + y[2] * y[2], plate_energies<10>(s).k1, kMapRoundOff);
+    EXPECT_NEAR(y[6] * y[6] + y[7] * y[7] + y[8] * y[8], plate_energies<10>(s).k2, kMapRoundOff);
     const PlateState b = rim_to_plate(y, theta, 1.0);
     EXPECT_EQ(b.sheet, sheet);
     EXPECT_NEAR(b.u.x, s.u.x, kMapRoundOff);
@@ -154,19 +154,21 @@ MeasuredRun run_measured(const json& cfg, bool project_energies) {
   const RunConfig rc = testing::config_from(cfg);
   DiscRollModel m{};
   PlateState s0{};
-  DiscRollOptions opt{};
+  RollOptions opt{};
   EXPECT_TRUE(roll4_disc_setup(rc.spec, scan_point(rc.spec, 0), m, s0, opt));
   MeasuredRun out;
   DiscRollRun run;
-  run.start(m, s0, opt, out.log);
-  const double speed = std::sqrt(plate_k1(s0) + plate_k2(s0));
+  run.start(DiscWall<double>{m.R, 0.0, false}, RollModel{m.r, m.eta, m.G}, s0, opt, out.log);
+  const PlateEnergies<10, double> e = plate_energies<10>(s0);
+  const double speed = std::sqrt(e.k1 + e.k2);
   double y[10];
-  while (run.fly_to_rim(out.log, y)) {
+  bool on_edge = run.fly_to_edge(out.log, y);
+  while (on_edge) {
     const MeasuredDiscRimSystem sys{run.sys, speed, project_energies, &out.largest_move};
-    DiscRimSteps<Log, double> steps = run.rim_steps(out.log);
-    if (!run.leave_rim(integrate_rim<kRimExtrapolationDepth>(sys, y, run.t_left(), opt.rtol, opt.atol,
-                                                             run.steps_left(), steps)))
-      break;
+    auto steps = run.edge_steps(out.log);
+    const EdgeEnd next = run.leave_piece(
+        integrate_rim<kRimExtrapolationDepth>(sys, y, run.t_left(), opt.rtol, opt.atol, run.steps_left(), steps), y);
+    on_edge = next == EdgeEnd::plate && run.fly_to_edge(out.log, y);
   }
   out.result = run.result();
   return out;
@@ -353,12 +355,12 @@ struct Rows {
 
 // In T = double and in T = float (the float kernel, rtol = atol = 1e-5): negation is exact in both.
 template <class T>
-void expect_minus_face_is_the_mirror_image(const DiscRollOptions& opt) {
+void expect_minus_face_is_the_mirror_image(const RollOptions& opt) {
   const DiscRollModelT<T> m{T(1), T(0.1), T(0.5), T(1)};
   PlateStateT<T> plus = {1, {T(0.2), T(-0.1)}, {T(0.7), T(0.45)}, T(0.4), T(0), T(-0.3), T(0.25), T(0.8)}, minus = plus;
   minus.sheet = -1;
   Rows a, b;
-  DiscRollEndT<T> ea, eb;
+  RollEndT<T> ea, eb;
   const TrajectoryResult ra = run_roll4_disc(m, plus, opt, a, &ea);
   const TrajectoryResult rb = run_roll4_disc(m, minus, opt, b, &eb);
   ASSERT_EQ(ra.status, Status::finished);

@@ -200,12 +200,22 @@ TEST(RollTables, Roll4WithoutGravityProjectsOntoRoll3) {
 }
 
 // The flat-part rows of a run: the times of the junctions and of the start and end.
+// The flights between edge passages: from the last row of a passage (its exit) to the next
+// plate row (the next entry).
 struct FlatRows {
-  std::vector<double> t;
+  std::vector<std::pair<double, double>> flights;
+  double exit_t = -1.0;
   template <class V, class S>
   void on_event(double time, V, const S&, V nu) {
-    if constexpr (std::is_same_v<V, Vec3>)
-      if (nu.x == 0.0 && nu.y == 0.0 && (nu.z == 0.0 || std::fabs(nu.z) == 1.0)) t.push_back(time);
+    if constexpr (std::is_same_v<V, Vec3>) {
+      const bool plate = nu.x == 0.0 && nu.y == 0.0 && (nu.z == 0.0 || std::fabs(nu.z) == 1.0);
+      if (!plate) {
+        exit_t = time;
+      } else if (exit_t >= 0.0) {
+        flights.emplace_back(exit_t, time);
+        exit_t = -1.0;
+      }
+    }
   }
 };
 
@@ -237,9 +247,9 @@ void with_table_run(const json& cfg, F&& f) {
   const RunConfig rc = testing::config_from(cfg);
   const ScanPoint pt = scan_point(rc.spec, 0);
   const auto go = [&](const auto& table) {
-    TableRollModel m;
+    RollModel m;
     PlateState s0;
-    DiscRollOptions opt;
+    RollOptions opt;
     int entry_part;
     ASSERT_TRUE(table_roll_setup<N>(table, rc.spec, pt, m, s0, opt, entry_part));
     f(table, m, s0, opt);
@@ -259,22 +269,19 @@ void with_table_run(const json& cfg, F&& f) {
 // as long again: the start comes back, reversed.
 template <int N>
 void check_reversal(const json& cfg, const std::string& system) {
-  with_table_run<N>(cfg, [&](const auto& table, const TableRollModel& m, const PlateState& s0, DiscRollOptions opt) {
+  with_table_run<N>(cfg, [&](const auto& table, const RollModel& m, const PlateState& s0, RollOptions opt) {
     FlatRows rows;
-    run_table_roll<N>(table, m, s0, opt, rows);
+    run_table_roll(table_wall<N>(table), m, s0, opt, rows);
     double t_mid = -1.0;
-    // rows: the start, then an entry and an exit per passage, then the end: flights are the
-    // pairs (rows[2k], rows[2k + 1])
-    for (std::size_t i = 1; i < rows.t.size(); i += 2)
-      if (rows.t[i - 1] > 0.3 * opt.t_max && rows.t[i] - rows.t[i - 1] > 0.05)
-        t_mid = 0.5 * (rows.t[i - 1] + rows.t[i]);
+    for (const auto& [t0, t1] : rows.flights)
+      if (t0 > 0.3 * opt.t_max && t1 - t0 > 0.05) t_mid = 0.5 * (t0 + t1);
     ASSERT_GT(t_mid, 0.0) << system << ": no flight after 0.3 T";
     opt.t_max = t_mid;
     NoRows none;
-    DiscRollEnd there, back;
-    const TrajectoryResult out = run_table_roll<N>(table, m, s0, opt, none, &there);
+    RollEnd there, back;
+    const TrajectoryResult out = run_table_roll(table_wall<N>(table), m, s0, opt, none, &there);
     ASSERT_TRUE(there.on_plate) << system;
-    const TrajectoryResult ret = run_table_roll<N>(table, m, reversed(there.state), opt, none, &back);
+    const TrajectoryResult ret = run_table_roll(table_wall<N>(table), m, reversed(there.state), opt, none, &back);
     ASSERT_TRUE(back.on_plate) << system;
     EXPECT_EQ(ret.events, out.events) << system;
     const double err = state_distance(reversed(back.state), s0);
@@ -426,10 +433,10 @@ TEST(RollVertex, PassageRoundAVertexIsReversible) {
   s.p = {1.0, 0.45};
   s.u = {0.3, 0.9};
   s.A12 = -0.2;
-  const DiscRollOptions opt{100.0, 1, 1e-6, 2.0, 1e-12, 1e-12, 1000000};
+  const RollOptions opt{100.0, 1, 1e-6, 2.0, 1e-12, 1e-12, 1000000};
   VertexRows rows{vc.table.v[2], r};
-  DiscRollEnd end;
-  const TrajectoryResult res = run_table_roll<6>(vc.table, TableRollModel{r, eta, 0.0}, s, opt, rows, &end, 1);
+  RollEnd end;
+  const TrajectoryResult res = run_table_roll(table_wall<6>(vc.table), RollModel{r, eta, 0.0}, s, opt, rows, &end, 1);
   ASSERT_EQ(res.status, Status::exited);
   EXPECT_GT(rows.on_sphere, 0) << "the passage did not go round the vertex";
   EXPECT_NEAR(end.state.p.y, 0.5, 1e-12) << "the ball leaves on the top edge";
@@ -439,9 +446,9 @@ TEST(RollVertex, PassageRoundAVertexIsReversible) {
   back.u = -1.0 * back.u;
   back.A12 = -back.A12;
   NoRows none;
-  DiscRollEnd home;
+  RollEnd home;
   const int top_edge = 2;
-  const TrajectoryResult ret = run_table_roll<6>(vc.table, TableRollModel{r, eta, 0.0}, back, opt, none, &home, top_edge);
+  const TrajectoryResult ret = run_table_roll(table_wall<6>(vc.table), RollModel{r, eta, 0.0}, back, opt, none, &home, top_edge);
   ASSERT_EQ(ret.status, Status::exited);
   EXPECT_LT(state_distance(reversed(home.state), PlateState{s.sheet == 1 ? 1 : -1, s.p, s.u, 0, 0, s.A12, 0, 0}),
             1e-9);
@@ -482,16 +489,19 @@ struct Measured {
 template <int N>
 Measured run_measured(const json& cfg, bool project_energies) {
   Measured out;
-  with_table_run<N>(cfg, [&](const auto& table, const TableRollModel& m, const PlateState& s0, DiscRollOptions opt) {
-    using Table = std::decay_t<decltype(table)>;
-    TableRollRun<Table, N> run;
+  with_table_run<N>(cfg, [&](const auto& table, const RollModel& m, const PlateState& s0, RollOptions opt) {
+    TableRollRun<TableWall<std::decay_t<decltype(table)>, N>> run;
     NoRows none;
-    run.start(table, m, s0, opt, none);
-    EdgeSystem<N> sys;
+    run.start(table_wall<N>(table), m, s0, opt, none);
     double y[N];
-    while (run.fly_to_edge(none, sys, y)) {
-      MeasuredEdgeSystem<N> measured{sys, project_energies, &out.largest_move};
-      if (!run.roll_over_edge(none, measured, y)) break;
+    bool on_edge = run.fly_to_edge(none, y);
+    while (on_edge) {
+      MeasuredEdgeSystem<N> measured{run.sys, project_energies, &out.largest_move};
+      auto steps = run.edge_steps(none);
+      const EdgeEnd next = run.leave_piece(integrate_rim<kRimExtrapolationDepth>(measured, y, run.t_left(), opt.rtol,
+                                                                                 opt.atol, run.steps_left(), steps),
+                                           y);
+      on_edge = next == EdgeEnd::next_piece || (next == EdgeEnd::plate && run.fly_to_edge(none, y));
     }
     out.result = run.result();
   });
@@ -685,8 +695,8 @@ TEST(RollTables, GeneralIntegratorOnTheStripIsTheClosedFormRoll3Strip) {
     s.u = {-k.v1, k.v2};
     s.A12 = k.spin;
     NoRows none;
-    const DiscRollOptions opt{20.0, 1000000, 1e-6, 2.0, 1e-13, 1e-13, 100000000};
-    const TrajectoryResult general = run_table_roll<6>(StripTable{1.0}, TableRollModel{0.3, 0.5, k.g}, s, opt, none);
+    const RollOptions opt{20.0, 1000000, 1e-6, 2.0, 1e-13, 1e-13, 100000000};
+    const TrajectoryResult general = run_table_roll(table_wall<6>(StripTable{1.0}), RollModel{0.3, 0.5, k.g}, s, opt, none);
     ASSERT_EQ(closed.status, Status::finished);
     ASSERT_EQ(general.status, Status::finished);
     EXPECT_GT(closed.events, 4u);

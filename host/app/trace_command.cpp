@@ -1,7 +1,8 @@
 // `skipstone trace CONFIG.json --out FILE.csv [--index I] [--sample DT]`: one trajectory's events
 // as CSV, or (--sample, rolling models with plates) its state every DT for smooth figure curves:
-// the closed-form models by runs stopped at t_max = k DT, roll4:disc in one run that stops off to
-// the side at each sample time (include/skipstone/rolling/disc_output.hpp).
+// the closed-form models by runs stopped at t_max = k DT, the rolling tables (roll4:disc,
+// roll3:<table>, roll4:<table>) in one run that stops off to the side at each sample time
+// (include/skipstone/rolling/disc_output.hpp).
 #include <cmath>
 #include <cstdint>
 #include <iostream>
@@ -27,11 +28,12 @@ const char* const kTraceHelp =
     "rim passage), roll3:inside-cylinder every turn about the axis; the Figure-18 system gives\n"
     "every accepted integrator step.\n"
     "\n"
-    "--sample DT (roll3:strip, roll4:planes, roll3:inside-cylinder, roll4:disc): instead of the\n"
-    "events, one row at each t = 0, DT, 2 DT, ... up to the end of the run, and the final state\n"
-    "when the run ends between samples. Exact for the closed-form models; for roll4:disc each\n"
-    "sample inside a rim passage is an integrator step stopped at that time, as accurate as the\n"
-    "trajectory's own steps (rtol/atol). Rows as in the event trace.\n"
+    "--sample DT (the rolling models: roll3:strip, roll4:planes, roll3:inside-cylinder, roll4:disc,\n"
+    "roll3:<table>, roll4:<table>): instead of the events, one row at each t = 0, DT, 2 DT, ... up\n"
+    "to the end of the run, and the final state when the run ends between samples. Exact for the\n"
+    "closed-form models; for the rolling tables each sample inside an edge passage is an\n"
+    "integrator step stopped at that time, as accurate as the trajectory's own steps (rtol/atol).\n"
+    "Rows as in the event trace.\n"
     "\n"
     "A masked start (outside the allowed set) gives the header only, with a note on stderr.\n"
     "\n"

@@ -17,7 +17,7 @@
 #include "skipstone/rolling/roll3_strip.hpp"
 #include "skipstone/rolling/roll4_disc.hpp"
 #include "skipstone/rolling/roll4_planes.hpp"
-#include "skipstone/rolling/table_roll.hpp"
+#include "skipstone/rolling/table_wall.hpp"
 #include "skipstone/sinks.hpp"
 #include "skipstone/system_traits.hpp"
 

@@ -26,7 +26,7 @@ enum class Lanes : std::int32_t {
 enum class Sampling : std::int32_t {
   none = 0,     // not at all: the trace records events or integrator steps only
   closed_form,  // by runs to each sample time (the trajectory between events is a closed form)
-  sink,         // by the integrator's dense output, through the sink (roll4:disc)
+  sink,         // by exact stops of the integrator, through the sink (the rolling tables)
 };
 
 // Groups of observables (bits of SystemTraits::observables); a system's default list holds its
@@ -80,7 +80,7 @@ constexpr SystemTraits rolling(const char* name, ModelKind m, TableKind t) {
   const std::uint32_t obs = noslip_obs | kObsExit;
   return {name, m, t, 3, roll3 ? faces | start_bit(StartKind::rim_entry) : faces,
           t == TableKind::disc ? obs | kObsCaustic : obs, false, Lanes::none, sinai, !(sinai && roll3),
-          Sampling::none};
+          Sampling::sink};
 }
 }  // namespace traits_detail
 

@@ -1,17 +1,19 @@
-// What roll4:disc (roll4_disc.hpp) reports to its sink: the trace rows, and, for sinks that ask
-// for them, the state at given sample times (`skipstone trace --sample DT`, Figure 20).
+// What the rolling tables (table_roll.hpp) report to their sink: the trace rows, and, for sinks
+// that ask for them, the state at given sample times (`skipstone trace --sample DT`, Figure 20).
 //
 // Rows (conventions of disc_junction.hpp, paper Section 5.2 and Proposition 12). On a flat part
-// the ambient state: x = (p, z), u = (u, u3), w = (A23, -A13, A12), nu = 0. On N^c the frame
-// state y: x = ((R + r sin phi) n(theta), x3), the centre projected to R^3, u = (v1, v2, v3),
-// w = (S23, -S13, S12), nu = sin(phi) n, so that the contact column x - r nu is the rim point.
+// the ambient state (plate_row): roll4 x = (p, z), u = (u, u3), w = (A23, -A13, A12), nu = 0;
+// roll3 below. On N^c the frame state y, in the wall's edge rows: on roll4:disc's circle
+// (rim_row) x = ((R + r sin phi) n(theta), x3), the centre projected to R^3, u = (v1, v2, v3),
+// w = (S23, -S13, S12), nu = sin(phi) n, so that the contact column x - r nu is the rim point;
+// on the other walls table_wall.hpp.
 //
 // Samples. A sink opts in by having next_sample() (the next time it wants, nondecreasing) and
 // on_sample(t, x, state, nu), which must move next_sample() past t. The method is an exact stop
-// at the sample time, not an interpolant: on a flat part the closed-form flight (fly()) over
-// t_s - t from the last junction; on N^c, for t_s in (t_k, t_k + H_k] of an accepted GBS step,
-// one more GBS step (same depth) of length t_s - t_k from the accepted state y_k, followed by the
-// same projection onto E1 and E2 + G x3. That is exactly what a run stopped at t_max = t_s
+// at the sample time, not an interpolant: on a flat part the closed-form flight (fly_plate())
+// over t_s - t from the last junction; on N^c, for t_s in (t_k, t_k + H_k] of an accepted GBS
+// step, one more GBS step (same depth) of length t_s - t_k from the accepted state y_k, followed
+// by the same projection onto the invariants. That is exactly what a run stopped at t_max = t_s
 // computes (integrate_rim shortens its last step the same way), so a sample is as accurate as the
 // integrated trajectory at that time: a step of at most the accepted length from an accepted
 // state, local error within rtol/atol, energies exact to round-off. The extra steps are taken
@@ -35,9 +37,15 @@ struct DiscRow {
   Vec3 nu;
 };
 
-template <class T>
-SKIPSTONE_HD SKIPSTONE_INLINE DiscRow plate_row(const PlateStateT<T>& s) {
-  return {Vec3{s.p.x, s.p.y, s.z}, State3D{{s.u.x, s.u.y, s.u3}, {s.A23, -s.A13, s.A12}}, Vec3{0.0, 0.0, 0.0}};
+// The ambient row of a flat-part state: roll4 (N = 10) as above; roll3 (N = 6) x = the centre in
+// R^3 with the plate in z = 0 (z = +-r on the faces), u = (u, 0), w = (0, 0, A12), nu = the unit
+// normal from the contact point to the centre.
+template <int N, class T>
+SKIPSTONE_HD SKIPSTONE_INLINE DiscRow plate_row(const PlateStateT<T>& s, same_t<T> r) {
+  if constexpr (N == 10)
+    return {Vec3{s.p.x, s.p.y, s.z}, State3D{{s.u.x, s.u.y, s.u3}, {s.A23, -s.A13, s.A12}}, Vec3{0.0, 0.0, 0.0}};
+  const double sg = s.sheet > 0 ? 1.0 : -1.0;
+  return {Vec3{s.p.x, s.p.y, sg * r}, State3D{{s.u.x, s.u.y, 0.0}, {0.0, 0.0, s.A12}}, Vec3{0.0, 0.0, sg}};
 }
 
 // y: the frame state on N^c; theta0: the rim angle of the passage's entry point.
@@ -58,22 +66,34 @@ SKIPSTONE_HD SKIPSTONE_INLINE PlateStateT<T> fly(PlateStateT<T> s, same_t<T> tau
   return s;
 }
 
+// The flight on a flat part over time tau: roll3 (N = 6) in the plane under G along -y, roll4
+// (N = 10) straight in the plane with the free fall along the axis.
+template <int N, class T>
+SKIPSTONE_HD SKIPSTONE_INLINE PlateStateT<T> fly_plate(PlateStateT<T> s, same_t<T> tau, same_t<T> G) {
+  if constexpr (N == 10) return fly(s, tau, G);
+  s.p = flight_position(s.p, s.u, Vec2T<T>{T(0), -G}, tau);
+  s.u.y -= G * tau;
+  return s;
+}
+
 template <class Sink, class = void>
 struct wants_samples : std::false_type {};
 template <class Sink>
 struct wants_samples<Sink, std::void_t<decltype(std::declval<Sink&>().next_sample())>> : std::true_type {};
 
 // Samples of the flight from s at time t up to t_end (inclusive).
-template <class Sink, class T>
-SKIPSTONE_HD void sample_flight(Sink& sink, const PlateStateT<T>& s, double t, double t_end, same_t<T> G) {
+template <int N, class Sink, class T>
+SKIPSTONE_HD void sample_flight(Sink& sink, const PlateStateT<T>& s, double t, double t_end, same_t<T> G,
+                                same_t<T> r) {
   for (double ts = sink.next_sample(); ts <= t_end; ts = sink.next_sample()) {
-    const DiscRow row = plate_row(fly(s, T(ts - t), G));
+    const DiscRow row = plate_row<N>(fly_plate<N>(s, T(ts - t), G), r);
     sink.on_sample(ts, row.x, row.state, row.nu);
   }
 }
 
 // A step sink for integrate_rim that emits the samples inside each accepted step, then passes
-// the step on to `steps`. t0: start time of the passage; theta0: its entry rim angle.
+// the step on to `steps` (whose row(y) makes a sample's row). t0: start time of the piece of the
+// passage that is integrated.
 template <class Sys, class Steps, class Sink, class T>
 struct SampledRimSteps {
   Steps& steps;
@@ -81,7 +101,6 @@ struct SampledRimSteps {
   const Sys& sys;
   T rtol, atol;
   double t0;
-  T theta0, R, r;
   T t_prev;
   T y_prev[Sys::N];
 
@@ -96,7 +115,7 @@ struct SampledRimSteps {
           gbs_step<N, kRimExtrapolationDepth>(sys, y_prev, T(ts - t0) - t_prev, ys, rtol, atol);
           sys.project(ys);
         }
-        const DiscRow row = rim_row(ys, theta0, R, r);
+        const DiscRow row = steps.row(ys);
         out.on_sample(ts, row.x, row.state, row.nu);
       }
     }

@@ -1,296 +1,285 @@
-// roll3:<table> and roll4:<table>: a ball rolling without slipping on the plate C of any 2D
-// table (disc, stadium, ellipse, Sinai, rectangle, convex polygon) and over its edge (paper
-// Sections 5.1-5.5, Proposition 12 with the wall's curvature kappa(s); Figure 4 is roll3:sinai,
-// Figure 14 roll4:sinai):
-//   roll3 (N = 6): a 3D ball on the plate C in the (x, y) plane, with the plate's in-plane gravity
-//     along -y as the 2D no-slip tables have it (acceleration G = g / (1 + gamma^2), Eq. (11));
-//   roll4 (N = 10): a 4D ball on the solid cylinder C x R, gravity along the axis.
-// Flat parts N^+- (the faces x_w = +-r over C): the exact flight of the no-slip table (the
-// table's next_hit, in-plane gravity for roll3; straight for roll4 with the free fall along the
-// axis), S constant. Curved part N^c: edge_system.hpp over the pieces of the wall
-// (edge_arc.hpp), integrated by rim_passage.hpp; a passage that reaches a break of the wall
-// (the stadium's curvature jumps, the two ends of a polygon's vertex piece) stops there and goes
-// on over the next piece, so that no step crosses a jump. At a polygon's vertex the ball rolls
-// round the vertex on the sphere of radius r about it (edge_system.hpp). Junction maps:
-// disc_junction.hpp (plate_to_edge, edge_to_plate) with the frame (e1, e2) of the wall point.
+// A ball rolling without slipping on the plate C of a 2D table and over its edge (paper Sections
+// 5.1-5.5, Proposition 12 with the wall's curvature kappa(s); Figure 4 is roll3:sinai, Figure 14
+// roll4:sinai, Figures 19-20 roll4:disc): the run that every rolling table shares, over a wall
+// that says where the flat parts end and how the edge is integrated:
+//   TableWall<Table, N> (table_wall.hpp): any table (disc, stadium, ellipse, Sinai, rectangle,
+//     convex polygon) with the no-slip table's exact flights and the wall as smooth pieces;
+//     roll3 (N = 6): a 3D ball on the plate C in the (x, y) plane, with the plate's in-plane
+//     gravity along -y as the 2D no-slip tables have it; roll4 (N = 10): a 4D ball on C x R;
+//   DiscWall<T> (disc_wall.hpp): roll4:disc, the circle in closed form (chords, the rim angle),
+//     in double or float.
+// Gravity: acceleration G = g / (1 + gamma^2) of the rolling ball (Eq. (11)), along -y in the
+// plate (roll3) or along the axis (roll4).
 //
-// State and outputs as in roll4_disc.hpp (the disc's own implementation, with closed-form
-// chords and SIMD lanes, which this model reproduces on the disc table to 1e-9): events =
-// completed edge passages, energy_error the largest relative defect of the invariants over the
-// junctions and the end (roll3: E1 + G y; roll4: E1 and E2 + G x3), the height z = the centre's
-// y (roll3) or axial x3 (roll4); rho_even, rho_odd on the disc with straight flights.
+// Flat parts N^+- (the faces x_w = +-r over C): the wall's exact flight, S constant. Curved part
+// N^c: the wall's system (Proposition 12) integrated by rim_passage.hpp; a passage that reaches
+// a break of the wall (the stadium's curvature jumps, the ends of a polygon's vertex piece) stops
+// there and goes on over the next piece, so that no step crosses a jump. Junction maps:
+// disc_junction.hpp (plate_to_edge, edge_to_plate) in the frame (e1, e2) of the wall point.
 //
+// Invariants: E1 (the transversal block; roll3 with in-plane gravity E1 + G y) and, for roll4,
+// E2 + G x3. The systems project every step onto the trajectory's starting values of both
+// (disc_transversal.hpp: rescale_block), which keeps them exact to round-off over any number
+// of passages.
+//
+// Outputs: events = completed edge passages (max_events stops the run right after the exit of
+// the last one); energy_error the largest relative defect of the invariants over the junctions
+// and the end, |2 I - 2 I(0)| / (2 E_kin); the height z = the centre's y (roll3) or axial x3
+// (roll4); rho_even, rho_odd, caustic_gap on the disc (the flat-part chords: their mean distance
+// from the centre, even and odd in order, counting the chords that start on the wall).
 // exit_time, exit_arc, exit_side: the first edge passage (Figure 18 on any table): its duration,
 // the arc length along the wall from its entry to its exit (signed, along the wall's arc length)
 // and the face it leaves on (+1 the face it came from, -1 the other, 0 still on the edge at
-// t_max). The start "rim_entry" (roll3) enters the edge at the wall point boundary_s with
-// (v1, v2, S12) on the energy sphere, as roll4:disc-transversal does on the disc, and the run
-// ends after that one passage with status exited.
+// t_max). A "rim_entry" start enters the edge at once and the run is that one passage (status
+// exited).
 //
-// Sink (trace): on_event(t, x, (u, w), nu) at the start, at every edge entry and exit and at the
-// end with the ambient state, and at every integrator step on N^c with the frame state:
-//   roll4: as roll4_disc.hpp, x = (b + r sin(phi) e1, x3), nu = (sin(phi) e1, 0);
-//   roll3: x = the centre in R^3, the plate in z = 0 (z = +-r on the faces, r cos(phi) on N^c),
-//          u = (u, 0) / (v1, v2, 0), w = (0, 0, A12) / (0, 0, S12), nu the unit normal from the
-//          contact point to the centre, so that x - r nu is the contact point.
+// Sink (trace): on_event(t, x, (u, w), nu) at the start and at every edge entry with the ambient
+// state (disc_output.hpp: plate rows), at every integrator step on N^c (the exit included) with
+// the frame state (the wall's edge rows), and at the end; a sink that asks for samples (trace
+// --sample) also gets on_sample rows at its sample times (disc_output.hpp says how they are
+// exact stops).
 #pragma once
 #include "skipstone/height_stats.hpp"
-#include "skipstone/noslip_model.hpp"
 #include "skipstone/result.hpp"
+#include "skipstone/rolling/disc_junction.hpp"
 #include "skipstone/rolling/disc_output.hpp"
-#include "skipstone/rolling/edge_system.hpp"
-#include "skipstone/rolling/roll4_disc.hpp"
+#include "skipstone/rolling/rim_passage.hpp"
+#include "skipstone/rolling/stadium_segments.hpp"
 
 namespace skipstone {
 
-struct TableRollModel {
-  double r, eta, G;
+template <class T>
+struct RollModelT {
+  T r, eta, G;
+};
+using RollModel = RollModelT<double>;
+
+struct RollOptions {
+  double t_max;
+  std::uint64_t max_events;
+  double energy_tolerance, bounded_depth;
+  double rtol, atol;
+  std::uint64_t max_steps;
 };
 
-// Twice the energies of a plate state: k1 the transversal invariant (roll3: with G y), k2 the
-// longitudinal one (roll4, with G z), kin twice the kinetic energy.
-template <int N>
+template <class T>
+struct RollEndT {
+  bool on_plate;  // false: stopped on N^c (t_max, failure); `state` is then the last plate state
+  PlateStateT<T> state;
+};
+using RollEnd = RollEndT<double>;
+
+// A plate state's twice-kinetic energies of the transversal block (k1 = |u|^2 + A12^2) and, for
+// roll4, of the longitudinal one (k2 = u3^2 + A13^2 + A23^2), and the height gravity acts on.
+template <int N, class T>
 struct PlateEnergies {
-  double k1, k2, kin;
+  T k1, k2, h;
 };
-template <int N>
-SKIPSTONE_HD SKIPSTONE_INLINE PlateEnergies<N> plate_energies(const PlateState& s, double G) {
-  const double t1 = dot(s.u, s.u) + s.A12 * s.A12;
-  if constexpr (N == 6) return {t1 + 2.0 * G * s.p.y, 0.0, t1};
-  const double t2 = s.u3 * s.u3 + s.A13 * s.A13 + s.A23 * s.A23;
-  return {t1, t2 + 2.0 * G * s.z, t1 + t2};
+template <int N, class T>
+SKIPSTONE_HD SKIPSTONE_INLINE PlateEnergies<N, T> plate_energies(const PlateStateT<T>& s) {
+  const T k1 = dot(s.u, s.u) + s.A12 * s.A12;
+  if constexpr (N == 6) return {k1, T(0), s.p.y};
+  return {k1, s.u3 * s.u3 + s.A13 * s.A13 + s.A23 * s.A23, s.z};
 }
 
-template <int N>
-SKIPSTONE_HD SKIPSTONE_INLINE double plate_height(const PlateState& s) {
-  return N == 6 ? s.p.y : s.z;
-}
+// time_to_wall's part when the table's flight solve found no way out (a failure).
+constexpr int kWallMissed = -2;
 
-template <int N>
-SKIPSTONE_HD SKIPSTONE_INLINE DiscRow table_plate_row(const PlateState& s, double r) {
-  if constexpr (N == 10) return plate_row(s);
-  const double sg = s.sheet > 0 ? 1.0 : -1.0;
-  return {Vec3{s.p.x, s.p.y, sg * r}, State3D{{s.u.x, s.u.y, 0.0}, {0.0, 0.0, s.A12}}, Vec3{0.0, 0.0, sg}};
-}
-
-template <int N>
-SKIPSTONE_HD SKIPSTONE_INLINE DiscRow table_edge_row(const double* y, const EdgeArc& arc, double r) {
-  const EdgePoint e = arc.point(y[5]);
-  const Vec2 c = e.b + (r * y[4]) * e.e1;
-  if constexpr (N == 10)
-    return {Vec3{c.x, c.y, y[9]}, State3D{{y[0], y[1], y[6]}, {y[8], -y[7], y[2]}},
-            Vec3{y[4] * e.e1.x, y[4] * e.e1.y, 0.0}};
-  return {Vec3{c.x, c.y, r * y[3]}, State3D{{y[0], y[1], 0.0}, {0.0, 0.0, y[2]}},
-          Vec3{y[4] * e.e1.x, y[4] * e.e1.y, y[3]}};
-}
-
-// The flight on a flat part over time tau: the table's flight in the plane (roll3: under G along
-// -y), the free fall along the axis (roll4).
-template <int N>
-SKIPSTONE_HD SKIPSTONE_INLINE PlateState fly_plate(PlateState s, double tau, double G) {
-  if constexpr (N == 10) return fly(s, tau, G);
-  s.p = flight_position(s.p, s.u, Vec2{0.0, -G}, tau);
-  s.u.y -= G * tau;
-  return s;
-}
+// What the run does after a passage over one piece of the wall.
+enum class EdgeEnd { next_piece, plate, over };
 
 // Turns the integrator's steps on N^c into trace events and height extremes.
-template <class Sink, int N>
+template <class Sink, class Wall>
 struct EdgeSteps {
+  using T = typename Wall::Scalar;
   Sink& out;
   HeightStats& h;
-  const EdgeSystem<N>& sys;
+  const Wall& wall;
+  const typename Wall::Sys& sys;
   double t0;
+  T r;
 
-  SKIPSTONE_HD void on_step(double t, const double* y) {
-    h.extremum(N == 6 ? sys.centre_height(y) : y[9]);
-    if (t == 0.0) return;  // the entry (or the break the piece starts at), already reported
-    const DiscRow row = table_edge_row<N>(y, sys.arc, sys.r);
+  SKIPSTONE_HD void on_step(T t, const T* y) {
+    h.extremum(wall.edge_height(sys, y));
+    if (t == T(0)) return;  // the entry (or the break the piece starts at), already reported
+    const DiscRow row = wall.edge_row(sys, y, r);
     out.on_event(t0 + t, row.x, row.state, row.nu);
   }
+  SKIPSTONE_HD DiscRow row(const T* y) const { return wall.edge_row(sys, y, r); }
 };
 
-template <class Table, int N>
+// One trajectory as a resumable run: fly_to_edge() flies the flat part to the next passage and
+// gives its entry state; the caller integrates the passage over the current piece (a RimStepper
+// or integrate_rim over `sys`, its steps to edge_steps()); leave_piece() takes the piece's end
+// and goes on to the next piece or makes the junction. run_table_roll does the passages one
+// after the other; the CPU backend's lanes (kernels/rim_lane_block.hpp) integrate the passages
+// of several roll4:disc trajectories together.
+template <class Wall>
 struct TableRollRun {
-  Table table;
-  TableRollModel m;
-  DiscRollOptions opt;
+  using T = typename Wall::Scalar;
+  using Sys = typename Wall::Sys;
+  static constexpr int N = Sys::N;
+  static_assert(N == 6 || N == 10, "roll3 (6 components) or roll4 (10)");
+
+  Wall wall;
+  RollModelT<T> m;
+  RollOptions opt;
+  Sys sys;  // the system of the current piece of the wall
   HeightStats hs;
-  PlateEnergies<N> e0;
+  PlateEnergies<N, T> e0;  // at the start
+  T k1_target, k2_target;  // the invariants the systems project onto (Sys: k1, k2)
   double max_err;
-  PlateState s;
-  int last_part;  // the wall part the current flat part starts on (-1: an interior start)
+  PlateStateT<T> s;
   ChordDistances chords;
   std::uint64_t steps, events;
-  double t, z_end;
+  double t;  // the clock (double in both precisions)
+  T z_end;
   Status status;
+  bool on_plate;        // false once the run has stopped on N^c (t_max, a failure)
   bool single_passage;  // the run is one passage (a rim_entry start)
-  double t_entry;     // when the current passage started
-  double q_piece;     // where on its current piece of the wall (the piece's coordinate)
-  double arc_before;  // the arc length along the wall over its earlier pieces
+  double t_entry;       // when the current passage started
   int exit_side;
   double exit_time, exit_arc;
 
-  static constexpr bool kChords = std::is_same_v<Table, DiscTable>;
-
   template <class Sink>
-  SKIPSTONE_HD void start(const Table& tab, const TableRollModel& model, const PlateState& s0,
-                          const DiscRollOptions& options, Sink& sink) {
-    table = tab;
+  SKIPSTONE_HD void start(const Wall& w, const RollModelT<T>& model, const PlateStateT<T>& s0,
+                          const RollOptions& options, Sink& sink) {
+    wall = w;
     m = model;
     opt = options;
     s = s0;
-    e0 = plate_energies<N>(s, m.G);
-    hs.start(plate_height<N>(s));
+    hs.start(plate_height(s));
+    e0 = plate_energies<N>(s);
+    k1_target = N == 6 && m.G != T(0) ? e0.k1 + T(2) * m.G * e0.h : e0.k1;
+    k2_target = N == 10 ? e0.k2 + T(2) * m.G * e0.h : T(0);
     max_err = 0.0;
-    last_part = -1;
+    wall.start(s);
     chords.reset();
     steps = events = 0;
     t = 0.0;
-    z_end = plate_height<N>(s);
+    z_end = plate_height(s);
     status = Status::finished;
+    on_plate = true;
     single_passage = false;
     exit_side = 0;
     exit_time = exit_arc = NAN;
-    emit(sink);
+    emit(sink, t, s, m.r);
   }
 
   // A rim_entry start: the ball enters the edge at the wall point s.p (on part `part`) at once;
   // the run is that one passage.
-  SKIPSTONE_HD void enter_at_start(int part, EdgeSystem<N>& sys, double* y) {
+  SKIPSTONE_HD void enter_at_start(int part, T* y) {
     single_passage = true;
-    enter_edge(part, sys, y);
-  }
-
-  template <class Sink>
-  SKIPSTONE_HD void emit(Sink& sink) const {
-    const DiscRow row = table_plate_row<N>(s, m.r);
-    sink.on_event(t, row.x, row.state, row.nu);
+    enter(part, y);
   }
 
   // The largest relative energy defect so far, updated with the energies `e`.
-  SKIPSTONE_HD double defect(const PlateEnergies<N>& e) {
-    const double e1 = fabs(e.k1 - e0.k1), e2 = fabs(e.k2 - e0.k2);
-    const double err = (e1 > e2 ? e1 : e2) / (e.kin > e0.kin ? e.kin : e0.kin);
+  SKIPSTONE_HD T defect(const PlateEnergies<N, T>& e) {
+    const T k = e.k1 + e.k2, k0 = e0.k1 + e0.k2;
+    const T lift = T(2) * m.G * (e.h - e0.h);
+    const T e1 = N == 6 ? fabs(e.k1 + lift - e0.k1) : fabs(e.k1 - e0.k1);
+    const T e2 = N == 6 ? T(0) : fabs(e.k2 + lift - e0.k2);
+    const T err = (e1 > e2 ? e1 : e2) / (k > k0 ? k : k0);
     max_err = err > max_err ? err : max_err;
     return err;
   }
 
-  // The flat part to the wall. Returns whether an edge passage follows (its system and entry
-  // state written to sys and y), false when the run is over.
+  // The flat part to the wall. Returns whether an edge passage follows (its system in sys, its
+  // entry state written to y), false when the run is over.
   template <class Sink>
-  SKIPSTONE_HD bool fly_to_edge(Sink& sink, EdgeSystem<N>& sys, double* y) {
+  SKIPSTONE_HD bool fly_to_edge(Sink& sink, T* y) {
     if (!(events < opt.max_events && t < opt.t_max)) return false;
-    const double G = m.G, g_plane = N == 6 ? G : 0.0;
-    const Hit<Vec2> hit = table.next_hit(s.p, s.u, g_plane, last_part, opt.t_max - t);
-    // a flight that meets the wall next to a vertex of a polygon is no special case for a
-    // rolling ball: it rolls over the edge there and on round the vertex (corner: a wall hit)
-    if (hit.kind == HitKind::miss) {
+    const T G = m.G;
+    int part;
+    const T dt = wall.time_to_wall(s, N == 6 ? G : T(0), opt.t_max - t, part);
+    if (part == kWallMissed) {
       status = Status::integrator_failure;
       return false;
     }
-    const bool to_end = hit.kind != HitKind::wall && hit.kind != HitKind::corner;
+    const bool to_end = !(isfinite(dt) && t + dt <= opt.t_max);
     if (to_end && !isfinite(opt.t_max)) {
       status = Status::escaped;
       return false;
     }
-    const double tf = to_end ? opt.t_max - t : hit.t;
-    if constexpr (kChords) {
-      if (last_part >= 0 && tf > 0.0 && g_plane == 0.0) chords.add(s.p, s.u);
+    const T tf = to_end ? T(opt.t_max - t) : dt;
+    if constexpr (Wall::kChords) {
+      if (wall.on_wall() && tf > T(0) && (N == 10 || G == T(0))) chords.add(s.p, s.u);
     }
-    const double v_up = N == 6 ? s.u.y : s.u3;
-    if (G != 0.0) {
-      const double tv = v_up / G;
-      if (tv > 0.0 && tv < tf) hs.extremum(plate_height<N>(s) + 0.5 * v_up * tv);
+    if (G != T(0)) {
+      const T v_up = N == 6 ? s.u.y : s.u3;
+      const T tv = v_up / G;
+      if (tv > T(0) && tv < tf) hs.extremum(plate_height(s) + T(0.5) * v_up * tv);
     }
+    if constexpr (wants_samples<Sink>::value) sample_flight<N>(sink, s, t, to_end ? opt.t_max : t + tf, G, m.r);
     s = fly_plate<N>(s, tf, G);
     t = to_end ? opt.t_max : t + tf;
-    z_end = plate_height<N>(s);
+    z_end = plate_height(s);
     hs.sample(t, z_end);
-    const double err_in = defect(plate_energies<N>(s, G));
-    emit(sink);
+    const T err_in = defect(plate_energies<N>(s));
+    emit(sink, t, s, m.r);
     if (to_end) return false;
     if (err_in > opt.energy_tolerance) {
       status = Status::energy_drift;
       return false;
     }
-    enter_edge(hit.part, sys, y);
+    enter(part, y);
     return true;
   }
 
-  // The junction onto the edge at the wall point s.p of part `part`: the passage's system and
-  // entry state.
-  SKIPSTONE_HD void enter_edge(int part, EdgeSystem<N>& sys, double* y) {
-    const double G = m.G;
-    double q;
-    const EdgeArc arc = edge_arc_at(table, s.p, part, q);
-    t_entry = t;
-    q_piece = q;
-    arc_before = 0.0;
-    const EdgePoint e = arc.point(q);
-    plate_to_edge<N>(s, e.e1, e.e2, q, y);
-    // the largest step: phi' = v1 / r moves phi by at most about one radian (half of one where
-    // in-plane gravity can speed the ball up during the passage)
-    const double xi = sqrt(y[0] * y[0] + y[1] * y[1] + y[2] * y[2]);
-    const bool inplane = N == 6 && G != 0.0;
-    sys = {arc, m.r, m.eta, G, xi * xi, 0.0, (inplane ? 0.5 : 1.0) * m.r / xi};
-    if constexpr (N == 10) sys.k2_total = y[6] * y[6] + y[7] * y[7] + y[8] * y[8] + 2.0 * G * y[9];
-    // roll3 with in-plane gravity: E1 + G y_c with the centre's height at the entry point
-    if (inplane) sys.k1_total += 2.0 * G * sys.centre_height(y);
+  // The sink of the current piece's integrator steps.
+  template <class Sink>
+  SKIPSTONE_HD EdgeSteps<Sink, Wall> edge_steps(Sink& sink) {
+    return {sink, hs, wall, sys, t, m.r};
   }
 
-  // One edge passage from y over the pieces of the wall. Returns whether the run goes on. Sys is
-  // EdgeSystem<N> (tests pass one that also measures its projections).
-  template <class Sink, class Sys>
-  SKIPSTONE_HD bool roll_over_edge(Sink& sink, Sys& sys, double* y) {
-    constexpr int K = kRimExtrapolationDepth;
-    for (;;) {
-      EdgeSteps<Sink, N> steps_sink{sink, hs, sys, t};
-      const RimRun<N> run = integrate_rim<K>(sys, y, opt.t_max - t, opt.rtol, opt.atol, opt.max_steps - steps,
-                                             steps_sink);
-      steps += run.steps;
-      t = run.status == Status::finished ? opt.t_max : t + run.t;
-      for (int i = 0; i < N; ++i) y[i] = run.y[i];
-      z_end = N == 6 ? sys.centre_height(y) : y[9];
+  // After the passage over the current piece: the next piece (its system in sys, its start in y),
+  // the junction onto a face (plate: the run goes on with fly_to_edge), or the end of the run.
+  SKIPSTONE_HD EdgeEnd leave_piece(const RimRun<N, T>& run, T* y) {
+    steps += run.steps;
+    t = run.status == Status::finished ? opt.t_max : t + run.t;
+    z_end = wall.edge_height(sys, run.y);
+    if constexpr (Wall::kHasBreaks) {
       if (run.status == Status::exited && run.side == kRimBreakSide) {
-        // the next piece of the wall, on the side of the end the passage reached
-        const bool forward = sys.arc.q_hi - y[5] < y[5] - sys.arc.q_lo;
-        arc_before += sys.arc.arc_between(q_piece, y[5]);
-        sys.arc = edge_arc_after(table, sys.arc, forward);
-        y[5] = q_piece = forward ? sys.arc.q_lo : sys.arc.q_hi;
-        continue;
+        for (int i = 0; i < N; ++i) y[i] = run.y[i];
+        wall.next_piece(sys, y);
+        return EdgeEnd::next_piece;
       }
-      if (run.status != Status::exited) {
-        status = run.status;
-        hs.sample(t, z_end);
-        return false;
-      }
-      if (events == 0) {
-        exit_side = run.side;
-        exit_time = t - t_entry;
-        exit_arc = arc_before + sys.arc.arc_between(q_piece, y[5]);
-      }
-      ++events;
-      const EdgePoint e = sys.arc.point(y[5]);
-      s = edge_to_plate<N>(y, e.b, e.e1, e.e2);
-      last_part = sys.arc.part;
-      hs.sample(t, z_end);
-      if (defect(plate_energies<N>(s, m.G)) > opt.energy_tolerance) {
-        status = Status::energy_drift;
-        return false;
-      }
-      if (!(isfinite(t) && isfinite(z_end))) {
-        status = Status::non_finite;
-        return false;
-      }
-      emit(sink);
-      if (single_passage) {
-        status = Status::exited;
-        return false;
-      }
-      return true;
     }
+    if (run.status != Status::exited) {
+      status = run.status;
+      on_plate = false;
+      const T* v = run.y;
+      PlateEnergies<N, T> e{v[0] * v[0] + v[1] * v[1] + v[2] * v[2], T(0), z_end};
+      if constexpr (N == 10) e.k2 = v[6] * v[6] + v[7] * v[7] + v[8] * v[8];
+      defect(e);
+      hs.sample(t, z_end);
+      return EdgeEnd::over;
+    }
+    if (events == 0) {
+      exit_side = run.side;
+      exit_time = t - t_entry;
+      exit_arc = wall.passage_arc(sys, run.y);
+    }
+    ++events;
+    s = wall.leave(sys, run.y);
+    hs.sample(t, plate_height(s));
+    if (defect(plate_energies<N>(s)) > opt.energy_tolerance) {
+      status = Status::energy_drift;
+      return EdgeEnd::over;
+    }
+    if (!(isfinite(t) && isfinite(plate_height(s)))) {
+      status = Status::non_finite;
+      return EdgeEnd::over;
+    }
+    if (single_passage) {
+      status = Status::exited;
+      return EdgeEnd::over;
+    }
+    return EdgeEnd::plate;
   }
+
+  SKIPSTONE_HD double t_left() const { return opt.t_max - t; }
+  SKIPSTONE_HD std::uint64_t steps_left() const { return opt.max_steps - steps; }
 
   SKIPSTONE_HD TrajectoryResult result() const {
     TrajectoryResult res = rolling_result(status, events, t, max_err, hs, z_end, opt.bounded_depth);
@@ -298,92 +287,84 @@ struct TableRollRun {
     res.exit_side = exit_side;
     res.exit_time = exit_time;
     res.exit_arc = exit_arc;
-    if constexpr (kChords) chords.write(res);
+    if constexpr (Wall::kChords) chords.write(res);
     return res;
+  }
+
+ private:
+  static SKIPSTONE_HD T plate_height(const PlateStateT<T>& p) { return N == 6 ? p.p.y : p.z; }
+
+  template <class Sink>
+  static SKIPSTONE_HD void emit(Sink& sink, double t, const PlateStateT<T>& p, T r) {
+    const DiscRow row = plate_row<N>(p, r);
+    sink.on_event(t, row.x, row.state, row.nu);
+  }
+
+  SKIPSTONE_HD void enter(int part, T* y) {
+    t_entry = t;
+    wall.enter(s, part, m, k1_target, k2_target, sys, y);
   }
 };
 
-// One roll3 (N = 6) or roll4 (N = 10) trajectory on `table` from the flat-part state s0; `end`
-// (if given) receives the last flat-part state and whether the run ended on a flat part. With
-// entry_part >= 0, s0 is a wall point of that part moving outward and the run is the one edge
-// passage that starts there (the rim_entry start).
-template <int N, class Table, class Sink>
-SKIPSTONE_HD TrajectoryResult run_table_roll(const Table& table, const TableRollModel& m, const PlateState& s0,
-                                             const DiscRollOptions& opt, Sink& sink, DiscRollEnd* end = nullptr,
+// One trajectory on `wall` from the flat-part state s0; `end` (if given) receives the last
+// flat-part state and whether the run ended on a flat part. With entry_part >= 0, s0 is a wall
+// point of that part moving outward and the run is the one edge passage that starts there (the
+// rim_entry start). Without samples it is one loop over GBS steps, in which a trajectory whose
+// passage is over makes its junction and flight and starts its next passage within the same
+// iteration: on a GPU the threads of a warp then keep stepping their passages together, where a
+// loop over passages around a loop over steps would hold each thread that has finished its
+// passage until the warp's longest one is done. The steps and so the results are those of
+// integrate_rim piece by piece, which the sampling sinks (trace --sample) use.
+template <class Wall, class Sink>
+SKIPSTONE_HD TrajectoryResult run_table_roll(const Wall& wall, const RollModelT<typename Wall::Scalar>& m,
+                                             const PlateStateT<typename Wall::Scalar>& s0, const RollOptions& opt,
+                                             Sink& sink, RollEndT<typename Wall::Scalar>* end = nullptr,
                                              int entry_part = -1) {
-  TableRollRun<Table, N> run;
-  run.start(table, m, s0, opt, sink);
-  EdgeSystem<N> sys;
-  double y[N];
-  bool on_plate = true;
+  using T = typename Wall::Scalar;
+  using Run = TableRollRun<Wall>;
+  using Sys = typename Run::Sys;
+  constexpr int N = Run::N, K = kRimExtrapolationDepth;
+  Run run;
+  run.start(wall, m, s0, opt, sink);
+  T y[N];
+  const T rtol = T(opt.rtol), atol = T(opt.atol);
+  bool on_edge;
   if (entry_part >= 0) {
-    run.enter_at_start(entry_part, sys, y);
-    on_plate = run.roll_over_edge(sink, sys, y) || run.status == Status::exited;
+    run.enter_at_start(entry_part, y);
+    on_edge = true;
   } else {
-    while (run.fly_to_edge(sink, sys, y)) {
-      on_plate = run.roll_over_edge(sink, sys, y);
-      if (!on_plate) break;
+    on_edge = run.fly_to_edge(sink, y);
+  }
+  if constexpr (wants_samples<Sink>::value) {
+    while (on_edge) {
+      EdgeSteps<Sink, Wall> steps_sink = run.edge_steps(sink);
+      SampledRimSteps<Sys, EdgeSteps<Sink, Wall>, Sink, T> sampled{steps_sink, sink, run.sys, rtol, atol,
+                                                                   run.t, T(0), {}};
+      const EdgeEnd next = run.leave_piece(
+          integrate_rim<K>(run.sys, y, T(run.t_left()), rtol, atol, run.steps_left(), sampled), y);
+      on_edge = next == EdgeEnd::next_piece || (next == EdgeEnd::plate && run.fly_to_edge(sink, y));
+    }
+  } else if (on_edge) {
+    RimStepper<K, Sys, T> stepper;
+    EdgeSteps<Sink, Wall> steps_sink = run.edge_steps(sink);
+    stepper.start(run.sys, y, T(run.t_left()), run.steps_left(), steps_sink);
+    for (;;) {
+      T h;
+      if (!stepper.next_step(h)) {
+        const EdgeEnd next = run.leave_piece(stepper.run(), y);
+        if (next == EdgeEnd::over || (next == EdgeEnd::plate && !run.fly_to_edge(sink, y))) break;
+        EdgeSteps<Sink, Wall> piece_sink = run.edge_steps(sink);
+        stepper.start(run.sys, y, T(run.t_left()), run.steps_left(), piece_sink);
+        continue;
+      }
+      T y_step[N];
+      const T err = gbs_step<N, K>(run.sys, stepper.y(), h, y_step, rtol, atol);
+      EdgeSteps<Sink, Wall> step_sink = run.edge_steps(sink);
+      stepper.take(y_step, err, step_sink);
     }
   }
-  if (end) *end = {on_plate, run.s};
+  if (end) *end = {run.on_plate, run.s};
   return run.result();
-}
-
-// The start of a scan point on the face N^+ ("plate") or N^- ("plate_minus") at (x1, x2) with
-// velocity (v1, v2) and spin S12 (roll4 also height z, v3, S13, S23); false: masked (the start
-// is not on the plate C).
-// A rim_entry start (roll3): at the wall point of boundary parameter boundary_s on N^+, entering
-// the edge with (v1, v2, S12), v1 = sqrt(speed^2 - v2^2 - S12^2) (masked where that is not > 0);
-// entry_part receives the wall part, -1 for the face starts.
-template <int N, class Table>
-SKIPSTONE_HD bool table_roll_setup(const Table& table, const ScanSpec& spec, const ScanPoint& pt, TableRollModel& m,
-                                   PlateState& s, DiscRollOptions& opt, int& entry_part) {
-  const double* p = pt.p;
-  s = PlateState{};
-  s.sheet = spec.start == StartKind::plate_minus ? -1 : 1;
-  entry_part = -1;
-  if (spec.start == StartKind::rim_entry) {
-    const double v2 = p[P_V2], S12 = p[P_S12];
-    double v1;
-    if (!entry_v1(p[P_SPEED], v2, S12, v1)) return false;
-    const BoundaryFrame f = table.boundary_frame(p[P_BOUNDARY_S]);
-    const Vec2 e1 = -1.0 * f.nu, e2 = f.tangent;
-    s.p = f.x;
-    s.u = v1 * e1 + v2 * e2;
-    s.A12 = S12;
-    entry_part = f.part;
-  } else {
-    s.p = {p[P_X1], p[P_X2]};
-    if (!table.inside(s.p)) return false;
-    s.u = {p[P_V1], p[P_V2]};
-    s.A12 = p[P_S12];
-  }
-  if constexpr (N == 10) {
-    s.u3 = p[P_V3];
-    s.z = p[P_Z];
-    s.A13 = p[P_S13];
-    s.A23 = p[P_S23];
-  }
-  const double gamma = point_gamma(spec, pt);
-  m = {p[P_BALL_R], eta_from_gamma(gamma), rolling_gravity(pt, gamma)};
-  opt = {spec.t_max, spec.max_events, spec.energy_tolerance, spec.bounded_depth,
-         spec.rtol,  spec.atol,       spec.max_steps};
-  return true;
-}
-
-// One roll3:<table> (N = 6) or roll4:<table> (N = 10) trajectory of a scan point.
-template <int N, TableKind TK, class Sink>
-SKIPSTONE_HD TrajectoryResult simulate_table_roll(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
-  TrajectoryResult res = masked_result();
-  with_plane_table_of<TK>(spec, pt, [&](const auto& table) {
-    TableRollModel m;
-    PlateState s;
-    DiscRollOptions opt;
-    int entry_part;
-    if (table_roll_setup<N>(table, spec, pt, m, s, opt, entry_part))
-      res = run_table_roll<N>(table, m, s, opt, sink, nullptr, entry_part);
-  });
-  return res;
 }
 
 }  // namespace skipstone

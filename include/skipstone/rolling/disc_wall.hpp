@@ -1,0 +1,102 @@
+// The circular wall of roll4:disc in closed form, for the rolling run of table_roll.hpp (paper
+// Sections 5.1-5.5, Proposition 12 with kappa = -1/R; Figures 19-20):
+//   flat parts: the centre's projection on a straight chord of C, its end where it meets the
+//     circle in closed form (time_to_rim);
+//   N^c: both blocks of Proposition 12 with the constant curvature,
+//     transversal  (v1, v2, S12; phi, s) as in disc_transversal.hpp, s the arc length along the
+//                  rim from the entry point at the rim angle theta (theta + s / R later on),
+//     longitudinal v3'  = eta (f_s v2 S23 - v1 S13 / r) - G,
+//                  S13' = -f_c v2 S23 + eta v1 v3 / r,
+//                  S23' =  f_c v2 S13 - eta f_s v2 v3,      x3' = v3,
+//   each xi' = A xi (- G e1) with A skew, so E1 and E2 + G x3 are invariants; after every step
+//   (v1, v2, S12) is rescaled onto 2 E1 and (v3, S13, S23) onto 2 (E2 + G x3) - 2 G x3 of the
+//   trajectory's start (the latter only where the correction is a round-off-sized one);
+//   the circle has no breaks; a passage ends at phi = 0 (back to N^+) or phi = pi (over to N^-).
+// The general wall (table_wall.hpp) on the disc table integrates the same equations along the
+// wall's arc length from a fixed origin and finds the chords by the no-slip disc's flight solve;
+// this one keeps roll4:disc's own arithmetic, in double or float (T): the float kernel sets the
+// trajectory up in double and rounds it, and integrates at the float tolerances (rtol, atol >=
+// 1e-5), as the float no-slip kernels do.
+#pragma once
+#include "skipstone/precision.hpp"
+#include "skipstone/rolling/disc_junction.hpp"
+#include "skipstone/rolling/disc_output.hpp"
+#include "skipstone/rolling/disc_transversal.hpp"
+#include "skipstone/rolling/table_roll.hpp"
+
+namespace skipstone {
+
+// Both blocks on N^c, y = (v1, v2, S12, cos phi, sin phi, s, v3, S13, S23, x3); component k
+// at y[k * S] (S = W for the CPU backend's lanes, as in disc_transversal_rhs).
+template <int S = 1, class T>
+SKIPSTONE_HD SKIPSTONE_INLINE void disc_rim_rhs(same_t<T> kappa, same_t<T> r, same_t<T> eta, same_t<T> G, const T* y,
+                                                T* f) {
+  T fc, fs;
+  disc_transversal_rhs<S>(kappa, r, eta, y, f, fc, fs);
+  const T v1 = y[0], v2 = y[S], v3 = y[6 * S], S13 = y[7 * S], S23 = y[8 * S];
+  const T ir = T(1) / r;
+  f[6 * S] = eta * (fs * v2 * S23 - ir * v1 * S13) - G;
+  f[7 * S] = -fc * v2 * S23 + eta * ir * v1 * v3;
+  f[8 * S] = fc * v2 * S13 - eta * fs * v2 * v3;
+  f[9 * S] = v3;
+}
+
+template <class T>
+struct DiscRimSystemT {
+  T kappa, r, eta, G;
+  T xi;        // sqrt(2 E1)
+  T k2_total;  // 2 (E2 + G x3)
+  static constexpr int N = 10;
+
+  SKIPSTONE_HD void rhs(const T* y, T* f) const { disc_rim_rhs(kappa, r, eta, G, y, f); }
+  SKIPSTONE_HD void project(T* y) const {
+    project_transversal(y, xi);
+    rescale_block(y + 6, k2_total - T(2) * G * y[9]);
+  }
+  SKIPSTONE_HD T radius() const { return r; }
+  SKIPSTONE_HD T h_max() const { return r / xi; }
+};
+using DiscRimSystem = DiscRimSystemT<double>;
+
+template <class T>
+struct DiscWall {
+  using Scalar = T;
+  using Sys = DiscRimSystemT<T>;
+  static constexpr bool kChords = true;
+  static constexpr bool kHasBreaks = false;
+
+  T R;
+  T theta;     // the rim angle where the current passage started
+  bool on_rim;  // the flat part starts on the rim (a chord)
+
+  // A start on the circle (up to round-off) is moved onto it: it may be moving outward and
+  // enters N^c at once.
+  SKIPSTONE_HD void start(PlateStateT<T>& s) {
+    const T pp = dot(s.p, s.p), R2 = R * R;
+    on_rim = pp >= R2 * (T(1) - ScalarConstants<T>::on_rim);
+    if (on_rim) s.p = (R / sqrt(pp)) * s.p;
+  }
+  SKIPSTONE_HD bool on_wall() const { return on_rim; }
+
+  SKIPSTONE_HD T time_to_wall(const PlateStateT<T>& s, T, double, int& part) const {
+    part = 0;
+    return time_to_rim(s.p, s.u, R, on_rim);
+  }
+
+  SKIPSTONE_HD void enter(const PlateStateT<T>& s, int, const RollModelT<T>& m, T k1, T k2, Sys& sys, T* y) {
+    theta = atan2(s.p.y, s.p.x);
+    plate_to_rim(s, theta, y);
+    sys = {T(-1) / R, m.r, m.eta, m.G, sqrt(k1), k2};
+  }
+
+  SKIPSTONE_HD T edge_height(const Sys&, const T* y) const { return y[9]; }
+  SKIPSTONE_HD DiscRow edge_row(const Sys&, const T* y, T r) const { return rim_row(y, theta, R, r); }
+  SKIPSTONE_HD double passage_arc(const Sys&, const T* y) const { return y[5]; }
+
+  SKIPSTONE_HD PlateStateT<T> leave(const Sys&, const T* y) {
+    on_rim = true;
+    return rim_to_plate(y, theta + y[5] / R, R);
+  }
+};
+
+}  // namespace skipstone

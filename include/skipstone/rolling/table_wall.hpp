@@ -1,0 +1,165 @@
+// roll3:<table> and roll4:<table>: the wall of any 2D table (disc, stadium, ellipse, Sinai,
+// rectangle, convex polygon) for the rolling run of table_roll.hpp (paper Sections 5.1-5.5,
+// Proposition 12 with the wall's curvature kappa(s); Figure 4 is roll3:sinai):
+//   flat parts: the exact flight of the no-slip table (its next_hit; roll3 under its in-plane
+//     gravity), so a flight that meets the wall next to a polygon's vertex is no special case:
+//     the ball rolls over the edge there and on round the vertex;
+//   N^c: edge_system.hpp over the pieces of the wall (edge_arc.hpp), one piece at a time: a
+//     passage that reaches a break stops there (rim_passage.hpp) and next_piece() hands it the
+//     piece that follows, so that no step crosses a jump of the curvature.
+// This is also the disc's wall for roll3:disc; roll4:disc has its own closed-form one
+// (disc_wall.hpp), which the disc table here reproduces to 1e-9 (tested).
+//
+// Edge rows (trace), from the frame state y:
+//   roll4: x = (b + r sin(phi) e1, x3), u = (v1, v2, v3), w = (S23, -S13, S12), nu = (sin(phi) e1, 0);
+//   roll3: x = the centre in R^3, the plate in z = 0 (z = r cos(phi) on N^c), u = (v1, v2, 0),
+//          w = (0, 0, S12), nu the unit normal from the contact point to the centre, so that
+//          x - r nu is the contact point.
+#pragma once
+#include <type_traits>
+
+#include "skipstone/noslip_model.hpp"
+#include "skipstone/rolling/edge_system.hpp"
+#include "skipstone/rolling/table_roll.hpp"
+
+namespace skipstone {
+
+template <int N>
+SKIPSTONE_HD SKIPSTONE_INLINE DiscRow table_edge_row(const double* y, const EdgeArc& arc, double r) {
+  const EdgePoint e = arc.point(y[5]);
+  const Vec2 c = e.b + (r * y[4]) * e.e1;
+  if constexpr (N == 10)
+    return {Vec3{c.x, c.y, y[9]}, State3D{{y[0], y[1], y[6]}, {y[8], -y[7], y[2]}},
+            Vec3{y[4] * e.e1.x, y[4] * e.e1.y, 0.0}};
+  return {Vec3{c.x, c.y, r * y[3]}, State3D{{y[0], y[1], 0.0}, {0.0, 0.0, y[2]}},
+          Vec3{y[4] * e.e1.x, y[4] * e.e1.y, y[3]}};
+}
+
+template <class Table, int N_>
+struct TableWall {
+  using Scalar = double;
+  using Sys = EdgeSystem<N_>;
+  static constexpr int N = N_;
+  static constexpr bool kChords = std::is_same_v<Table, DiscTable>;
+  static constexpr bool kHasBreaks = true;
+
+  Table table;
+  int last_part;      // the wall part the current flat part starts on (-1: an interior start)
+  double q_piece;     // where on its current piece of the wall the passage entered it
+  double arc_before;  // the arc length along the wall over the passage's earlier pieces
+
+  SKIPSTONE_HD void start(PlateState&) { last_part = -1; }
+  SKIPSTONE_HD bool on_wall() const { return last_part >= 0; }
+
+  SKIPSTONE_HD double time_to_wall(const PlateState& s, double g_plane, double horizon, int& part) const {
+    const Hit<Vec2> hit = table.next_hit(s.p, s.u, g_plane, last_part, horizon);
+    part = hit.kind == HitKind::miss ? kWallMissed : hit.part;
+    return hit.kind == HitKind::wall || hit.kind == HitKind::corner ? hit.t : INFINITY;
+  }
+
+  // The junction onto the edge at the wall point s.p of part `part`: the passage's system (over
+  // the piece there, projecting onto the invariants k1, k2) and entry state.
+  SKIPSTONE_HD void enter(const PlateState& s, int part, const RollModel& m, double k1, double k2, Sys& sys,
+                          double* y) {
+    double q;
+    const EdgeArc arc = edge_arc_at(table, s.p, part, q);
+    q_piece = q;
+    arc_before = 0.0;
+    const EdgePoint e = arc.point(q);
+    plate_to_edge<N>(s, e.e1, e.e2, q, y);
+    // the largest step: phi' = v1 / r moves phi by at most about one radian (half of one where
+    // in-plane gravity can speed the ball up during the passage)
+    const double xi = sqrt(y[0] * y[0] + y[1] * y[1] + y[2] * y[2]);
+    const bool inplane = N == 6 && m.G != 0.0;
+    sys = {arc, m.r, m.eta, m.G, k1, k2, (inplane ? 0.5 : 1.0) * m.r / xi};
+  }
+
+  // The passage reached an end of its piece: on to the next piece, on the side of that end.
+  SKIPSTONE_HD void next_piece(Sys& sys, double* y) {
+    const bool forward = sys.arc.q_hi - y[5] < y[5] - sys.arc.q_lo;
+    arc_before += sys.arc.arc_between(q_piece, y[5]);
+    sys.arc = edge_arc_after(table, sys.arc, forward);
+    y[5] = q_piece = forward ? sys.arc.q_lo : sys.arc.q_hi;
+  }
+
+  SKIPSTONE_HD double edge_height(const Sys& sys, const double* y) const {
+    if constexpr (N == 6) return sys.centre_height(y);
+    return y[9];
+  }
+  SKIPSTONE_HD DiscRow edge_row(const Sys& sys, const double* y, double r) const {
+    return table_edge_row<N>(y, sys.arc, r);
+  }
+  SKIPSTONE_HD double passage_arc(const Sys& sys, const double* y) const {
+    return arc_before + sys.arc.arc_between(q_piece, y[5]);
+  }
+
+  SKIPSTONE_HD PlateState leave(const Sys& sys, const double* y) {
+    const EdgePoint e = sys.arc.point(y[5]);
+    last_part = sys.arc.part;
+    return edge_to_plate<N>(y, e.b, e.e1, e.e2);
+  }
+};
+
+template <int N, class Table>
+SKIPSTONE_HD SKIPSTONE_INLINE TableWall<Table, N> table_wall(const Table& table) {
+  return {table, -1, 0.0, 0.0};
+}
+
+// The start of a scan point on the face N^+ ("plate") or N^- ("plate_minus") at (x1, x2) with
+// velocity (v1, v2) and spin S12 (roll4 also height z, v3, S13, S23); false: masked (the start
+// is not on the plate C).
+// A rim_entry start (roll3): at the wall point of boundary parameter boundary_s on N^+, entering
+// the edge with (v1, v2, S12), v1 = sqrt(speed^2 - v2^2 - S12^2) (masked where that is not > 0);
+// entry_part receives the wall part, -1 for the face starts.
+template <int N, class Table>
+SKIPSTONE_HD bool table_roll_setup(const Table& table, const ScanSpec& spec, const ScanPoint& pt, RollModel& m,
+                                   PlateState& s, RollOptions& opt, int& entry_part) {
+  const double* p = pt.p;
+  s = PlateState{};
+  s.sheet = spec.start == StartKind::plate_minus ? -1 : 1;
+  entry_part = -1;
+  if (spec.start == StartKind::rim_entry) {
+    const double v2 = p[P_V2], S12 = p[P_S12];
+    double v1;
+    if (!entry_v1(p[P_SPEED], v2, S12, v1)) return false;
+    const BoundaryFrame f = table.boundary_frame(p[P_BOUNDARY_S]);
+    const Vec2 e1 = -1.0 * f.nu, e2 = f.tangent;
+    s.p = f.x;
+    s.u = v1 * e1 + v2 * e2;
+    s.A12 = S12;
+    entry_part = f.part;
+  } else {
+    s.p = {p[P_X1], p[P_X2]};
+    if (!table.inside(s.p)) return false;
+    s.u = {p[P_V1], p[P_V2]};
+    s.A12 = p[P_S12];
+  }
+  if constexpr (N == 10) {
+    s.u3 = p[P_V3];
+    s.z = p[P_Z];
+    s.A13 = p[P_S13];
+    s.A23 = p[P_S23];
+  }
+  const double gamma = point_gamma(spec, pt);
+  m = {p[P_BALL_R], eta_from_gamma(gamma), rolling_gravity(pt, gamma)};
+  opt = {spec.t_max, spec.max_events, spec.energy_tolerance, spec.bounded_depth,
+         spec.rtol,  spec.atol,       spec.max_steps};
+  return true;
+}
+
+// One roll3:<table> (N = 6) or roll4:<table> (N = 10) trajectory of a scan point.
+template <int N, TableKind TK, class Sink>
+SKIPSTONE_HD TrajectoryResult simulate_table_roll(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
+  TrajectoryResult res = masked_result();
+  with_plane_table_of<TK>(spec, pt, [&](const auto& table) {
+    RollModel m;
+    PlateState s;
+    RollOptions opt;
+    int entry_part;
+    if (table_roll_setup<N>(table, spec, pt, m, s, opt, entry_part))
+      res = run_table_roll(table_wall<N>(table), m, s, opt, sink, nullptr, entry_part);
+  });
+  return res;
+}
+
+}  // namespace skipstone
