@@ -4,12 +4,18 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace skipstone {
 
 int run_command(const std::vector<std::string>& args, const std::string& command_line);
 int trace_command(const std::vector<std::string>& args);
 int merge_command(const std::vector<std::string>& args, const std::string& command_line);
 int bench_command(const std::vector<std::string>& args, const std::string& command_line);
+
+// The bench `skipstone bench ARGS` runs (ARGS without --json), its JSON document returned
+// instead of written; `quiet`: its printed report discarded (for the Python module).
+nlohmann::json bench_json(const std::vector<std::string>& args, bool quiet, const std::string& command_line);
 
 extern const char* const kRunHelp;
 extern const char* const kTraceHelp;
