@@ -18,6 +18,10 @@ NAN_COLOUR = "#c8c8c8"  # masked and failed pixels
 MAX_PANELS = 12         # small multiples drawn at most; more values of axis 2 are subsampled
 
 
+class PlotError(ValueError):
+    """Bad input to skipstone.plot: an observable or option it cannot draw."""
+
+
 class Style:
     """The plot options: cmap, vmin, vmax, log."""
 
@@ -29,7 +33,7 @@ def _scale(observable, values, style):
     """(cmap, norm, legend handles or None) for an observable's values."""
     if observable in CATEGORIES:
         if style.log:
-            raise ValueError(f"--log: {observable} is categorical")
+            raise PlotError(f"--log: {observable} is categorical")
         names = CATEGORIES[observable]
         keys = sorted(names)
         cmap = mcolors.ListedColormap(plt.get_cmap("tab10").colors[:len(keys)])
@@ -54,7 +58,9 @@ def _scale(observable, values, style):
 
 def _finish(fig, mappable, axes, observable, handles):
     if handles is not None:
-        fig.legend(handles=handles, loc="outside right center", frameon=False)
+        corner = axes if not isinstance(axes, np.ndarray) else axes[0, -1]
+        corner.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, frameon=False,
+                      title=observable)
     elif mappable is not None:
         fig.colorbar(mappable, ax=axes, label=observable)
 
@@ -63,10 +69,10 @@ def figure(result, observable, style):
     """The matplotlib Figure of one observable."""
     values = np.asarray(result[observable], dtype=np.float64)
     if values.ndim > len(result.meta["shape"]):
-        raise ValueError(f"{observable} is a vector observable; plot draws scalar ones")
+        raise PlotError(f"{observable} is a vector observable; plot draws scalar ones")
     names = list(result.axes)
     if len(names) > 3:
-        raise ValueError(f"the scan has {len(names)} axes; plot draws 1 to 3")
+        raise PlotError(f"the scan has {len(names)} axes; plot draws 1 to 3")
     cmap, norm, handles = _scale(observable, values, style)
     if not result.meta["grid"]:
         return _scatter(result, observable, values, names, cmap, norm, handles)
@@ -93,10 +99,15 @@ def _line(result, observable, values, name, style):
     return fig
 
 
+def _edges(values):
+    """(first, last) pixel edge of grid values: half a step beyond the first and last value."""
+    half = (values[-1] - values[0]) / (2 * (len(values) - 1)) if len(values) > 1 else 0.5
+    return values[0] - half, values[-1] + half
+
+
 def _heat_map(ax, result, values, names, cmap, norm):
-    x, y = result.axes[names[0]], result.axes[names[1]]
-    image = ax.imshow(values, origin="lower", extent=(x[0], x[-1], y[0], y[-1]), aspect="auto", cmap=cmap, norm=norm,
-                      interpolation="nearest")
+    image = ax.imshow(values, origin="lower", extent=(*_edges(result.axes[names[0]]), *_edges(result.axes[names[1]])),
+                      aspect="auto", cmap=cmap, norm=norm, interpolation="nearest")
     ax.set_xlabel(symbol(names[0]))
     ax.set_ylabel(symbol(names[1]))
     return image
@@ -132,7 +143,7 @@ def _scatter(result, observable, values, names, cmap, norm, handles):
                             plotnonfinite=True)
         ax.set_ylabel(symbol(names[1]))
     else:
-        raise ValueError("plot draws random scans of 1 or 2 axes")
+        raise PlotError("plot draws random scans of 1 or 2 axes")
     ax.set_xlabel(symbol(names[0]))
     ax.set_title(title(result.meta, observable))
     if points is not None:

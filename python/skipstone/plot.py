@@ -8,7 +8,7 @@ import sys
 
 import matplotlib.pyplot as plt
 
-from ._plot_figure import Style, figure
+from ._plot_figure import PlotError, Style, figure
 from ._result import load
 
 FORMATS = ("png", "pdf")
@@ -16,21 +16,21 @@ FORMATS = ("png", "pdf")
 
 def plot(dir, observables=None, out=None, formats=("png",), cmap="viridis", vmin=None, vmax=None, log=False):
     """Writes one figure per observable (default: every scalar one) of the run in `dir`;
-    returns the paths written. A ValueError names a bad observable or option."""
+    returns the paths written. A PlotError (a ValueError) names a bad observable or option."""
     result = load(dir)
     scalar = [n for n, a in result.observables.items() if a.ndim == len(result.meta["shape"])]
     for name in observables or []:
         if name not in scalar:
-            raise ValueError(f"--observable {name}: not a scalar observable of this run; allowed: {', '.join(scalar)}")
+            raise PlotError(f"--observable {name}: not a scalar observable of this run; allowed: {', '.join(scalar)}")
     for f in formats:
         if f not in FORMATS:
-            raise ValueError(f"--format {f}: allowed values are {', '.join(FORMATS)}")
+            raise PlotError(f"--format {f}: allowed values are {', '.join(FORMATS)}")
     if cmap not in plt.colormaps():
-        raise ValueError(f"--cmap {cmap}: not a matplotlib colour map (e.g. viridis, magma, cividis, RdBu_r)")
+        raise PlotError(f"--cmap {cmap}: not a matplotlib colour map (e.g. viridis, magma, cividis, RdBu_r)")
     if vmin is not None and vmax is not None and not vmin < vmax:
-        raise ValueError(f"--vmin {vmin} --vmax {vmax}: expected vmin < vmax")
+        raise PlotError(f"--vmin {vmin} --vmax {vmax}: expected vmin < vmax")
     if log and vmin is not None and vmin <= 0:
-        raise ValueError(f"--vmin {vmin}: expected > 0 with --log")
+        raise PlotError(f"--vmin {vmin}: expected > 0 with --log")
     out = os.path.join(os.fspath(dir), "plots") if out is None else os.fspath(out)
     os.makedirs(out, exist_ok=True)
     written = []
@@ -57,7 +57,7 @@ def main(argv=None):
     a = p.parse_args(argv)
     try:
         written = plot(a.dir, a.observable, a.out, a.format or ["png"], a.cmap, a.vmin, a.vmax, a.log)
-    except (ValueError, OSError) as e:
+    except (PlotError, OSError) as e:
         print(f"skipstone plot: {e}", file=sys.stderr)
         return 2
     for path in written:
