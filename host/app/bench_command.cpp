@@ -9,7 +9,7 @@
 // side with it on one thread (bench_side_by_side.hpp). --scaling measures
 // throughput against ensemble size and threads instead. --precision float also runs every
 // workload that has a float kernel in float and reports the accuracy cost against the double
-// run of the same trajectories.
+// run of the same trajectories. bench_json gives the Python module the same JSON document.
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
