@@ -1,6 +1,7 @@
 // test_cli_overrides.cpp — `skipstone run CONFIG --set KEY=VALUE`: a run with --set equals a
 // run of the config edited by hand (every output file, and meta.json up to the overrides it
-// records and the command); the values are JSON or plain strings; bad keys and values are
+// records and the command), and `skipstone trace` takes them too; the values are JSON or plain
+// strings; bad keys and values are
 // rejected like the config's own (exit 2, nothing written); --resume needs the same --set
 // values, and a resumed run with them equals an uninterrupted one.
 #include <gtest/gtest.h>
@@ -76,6 +77,17 @@ TEST_F(CliOverrides, BadKeysAndValuesAreRejectedBeforeAnythingIsWritten) {
     EXPECT_NE(r.err.find(c.message), std::string::npos) << c.set << "\n" << describe(r);
     EXPECT_FALSE(fs::exists(out / "meta.json")) << c.set;
   }
+}
+
+TEST_F(CliOverrides, TraceTakesSetToo) {
+  const fs::path edited = write_config("edited.json", kDiscEdited), disc = write_config("disc.json", kDisc);
+  const CliResult a = skipstone("trace " + shell_quote(edited.string()) + " --index 300 --out -");
+  const CliResult b = skipstone("trace " + shell_quote(disc.string()) + " --index 300 --out - " + kSets);
+  const CliResult c = skipstone("trace " + shell_quote(disc.string()) + " --index 300 --out -");
+  ASSERT_EQ(a.rc, 0) << describe(a);
+  ASSERT_EQ(b.rc, 0) << describe(b);
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_NE(a.out, c.out) << "the --set values change trajectory 300";
 }
 
 // A checkpoint of a run with --set (its first 4096 trajectories: shard 0 of 2 has the form of a
