@@ -9,14 +9,16 @@
 // side with it on one thread (bench_side_by_side.hpp). --scaling measures
 // throughput against ensemble size and threads instead. --precision float also runs every
 // workload that has a float kernel in float and reports the accuracy cost against the double
-// run of the same trajectories.
+// run of the same trajectories. bench_json gives the Python module the same JSON document.
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "atomic_file.hpp"
@@ -328,19 +330,20 @@ json machine_json(const BackendChoice& bc, const FmaPeak& peak) {
   return m;
 }
 
-// With --json on standard output ("-", /dev/stdout) the report goes to standard error while the
-// bench runs, so that standard output holds the JSON document alone.
-class ReportOnStderr {
+// The printed report sent elsewhere while the bench runs: to standard error with --json on
+// standard output ("-", /dev/stdout), so that standard output holds the JSON document alone, or
+// to /dev/null for a quiet bench (Python). `fd` < 0: left on standard output.
+class ReportRedirect {
  public:
-  explicit ReportOnStderr(bool active) : saved_(-1) {
-    if (!active) return;
+  explicit ReportRedirect(int fd) : saved_(-1) {
+    if (fd < 0) return;
     std::fflush(stdout);
     std::cout.flush();
     saved_ = ::dup(STDOUT_FILENO);
-    if (saved_ < 0 || ::dup2(STDERR_FILENO, STDOUT_FILENO) < 0) throw std::runtime_error("cannot redirect the report to standard error");
+    if (saved_ < 0 || ::dup2(fd, STDOUT_FILENO) < 0) throw std::runtime_error("cannot redirect the bench report");
   }
-  ReportOnStderr(const ReportOnStderr&) = delete;
-  ReportOnStderr& operator=(const ReportOnStderr&) = delete;
+  ReportRedirect(const ReportRedirect&) = delete;
+  ReportRedirect& operator=(const ReportRedirect&) = delete;
   // Standard output back, for the JSON document.
   void restore() {
     if (saved_ < 0) return;
@@ -350,24 +353,14 @@ class ReportOnStderr {
     ::close(saved_);
     saved_ = -1;
   }
-  ~ReportOnStderr() { restore(); }
+  ~ReportRedirect() { restore(); }
 
  private:
   int saved_;
 };
 
-}  // namespace
-
-int bench_command(const std::vector<std::string>& args, const std::string& command_line) {
-  const ParsedArgs a = parse_args(args, {"--backend", "--precision", "--json", "--reps", "--max-trajectories"},
-                                  {"--quick", "--scaling", "--help", "--overwrite"});
-  if (a.flags.count("--help")) {
-    std::cout << kBenchHelp;
-    return 0;
-  }
-  const BenchOptions o = parse_bench_args(a);
-  const bool json_on_stdout = !o.json_path.empty() && io::writes_to_standard_output(o.json_path);
-  ReportOnStderr report(json_on_stdout);
+// The whole bench: its JSON document, its report printed on standard output meanwhile.
+json run_bench(const BenchOptions& o, const std::string& command_line) {
   const BackendChoice bc = choose_backend(o.backend, 0);
   const bool gpu = bc.backend == Backend::cuda;
   const FmaPeak peak = measure_fma_peak(cpu::max_threads());
@@ -412,6 +405,41 @@ int bench_command(const std::vector<std::string>& args, const std::string& comma
         doc["benchmarks"][w.key]["over_baseline"] = over_baseline(w, doc["benchmarks"], doc.value("side_by_side_1_thread", json::object()));
   }
   doc["loadavg_end"] = loadavg();
+  return doc;
+}
+
+const std::set<std::string> kBenchValueOptions = {"--backend", "--precision", "--json", "--reps", "--max-trajectories"};
+const std::set<std::string> kBenchFlags = {"--quick", "--scaling", "--help", "--overwrite"};
+
+}  // namespace
+
+json bench_json(const std::vector<std::string>& args, bool quiet, const std::string& command_line) {
+  const BenchOptions o = parse_bench_args(parse_args(args, kBenchValueOptions, kBenchFlags));
+  if (!o.json_path.empty()) throw UsageError("--json: the document is returned, not written");
+  const int devnull = quiet ? ::open("/dev/null", O_WRONLY | O_CLOEXEC) : -1;
+  if (quiet && devnull < 0) throw std::runtime_error("cannot open /dev/null for a quiet bench");
+  json doc;
+  try {
+    ReportRedirect report(devnull);
+    doc = run_bench(o, command_line);
+  } catch (...) {
+    if (devnull >= 0) ::close(devnull);
+    throw;
+  }
+  if (devnull >= 0) ::close(devnull);
+  return doc;
+}
+
+int bench_command(const std::vector<std::string>& args, const std::string& command_line) {
+  const ParsedArgs a = parse_args(args, kBenchValueOptions, kBenchFlags);
+  if (a.flags.count("--help")) {
+    std::cout << kBenchHelp;
+    return 0;
+  }
+  const BenchOptions o = parse_bench_args(a);
+  const bool json_on_stdout = !o.json_path.empty() && io::writes_to_standard_output(o.json_path);
+  ReportRedirect report(json_on_stdout ? STDERR_FILENO : -1);
+  const json doc = run_bench(o, command_line);
   if (!o.json_path.empty()) {
     report.restore();
     io::write_text_atomically(o.json_path, doc.dump(2) + "\n");

@@ -5,11 +5,12 @@
 #include <cstdlib>
 
 #include "atomic_file.hpp"
+#include "config_override.hpp"
 
 namespace skipstone {
 
 ParsedArgs parse_args(const std::vector<std::string>& args, const std::set<std::string>& with_value,
-                      const std::set<std::string>& flags) {
+                      const std::set<std::string>& flags, const std::set<std::string>& repeatable) {
   ParsedArgs p;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -17,11 +18,12 @@ ParsedArgs parse_args(const std::vector<std::string>& args, const std::set<std::
       if (p.flags.count(a) || p.values.count(a)) throw UsageError("option " + a + " given more than once");
       if (flags.count(a)) {
         p.flags.insert(a);
-      } else if (with_value.count(a)) {
+      } else if (with_value.count(a) || repeatable.count(a)) {
         // "--out --quiet": the next option is not the folder; a path that starts with "--"
         // can be given as ./--name.
         if (i + 1 >= args.size() || args[i + 1].rfind("--", 0) == 0) throw UsageError("option " + a + " needs a value");
-        p.values[a] = args[++i];
+        if (repeatable.count(a)) p.repeated[a].push_back(args[++i]);
+        else p.values[a] = args[++i];
       } else {
         throw UsageError("unknown option " + a);
       }
@@ -32,6 +34,13 @@ ParsedArgs parse_args(const std::vector<std::string>& args, const std::set<std::
     }
   }
   return p;
+}
+
+RunConfig config_with_set_options(const ParsedArgs& a, const std::string& path) {
+  std::vector<ConfigOverride> overrides;
+  if (a.repeated.count("--set"))
+    for (const std::string& s : a.repeated.at("--set")) overrides.push_back(parse_set_argument(s));
+  return parse_config_with_overrides(read_config_json(path), overrides);
 }
 
 namespace {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "config.hpp"
 #include "config_error.hpp"
 
 namespace skipstone {
@@ -17,14 +18,18 @@ struct ParsedArgs {
   std::vector<std::string> positional;
   std::map<std::string, std::string> values;  // --key value
   std::set<std::string> flags;                // --flag
+  std::map<std::string, std::vector<std::string>> repeated;  // --key value, as often as given, in order
 };
 
-// `with_value` lists the options taking a value, `flags` the bare ones; anything else, an
-// option given twice (`--out a --out b`: which one was meant?), a single-dash token other than
+// `with_value` lists the options taking a value, `flags` the bare ones, `repeatable` the
+// options taking a value that may be given several times; anything else, another option given twice (`--out a --out b`: which one was meant?), a single-dash token other than
 // "-" (`-o`) and a value option followed by nothing or by another option (`--out --quiet`) is
 // a UsageError naming the option.
 ParsedArgs parse_args(const std::vector<std::string>& args, const std::set<std::string>& with_value,
-                      const std::set<std::string>& flags);
+                      const std::set<std::string>& flags, const std::set<std::string>& repeatable = {});
+
+// The config file `path` with the --set KEY=VALUE options of `a` applied (config_override.hpp).
+RunConfig config_with_set_options(const ParsedArgs& a, const std::string& path);
 
 // The value of integer option `key`, `fallback` when it is absent. Allowed: decimal digits, or
 // digits 'e' digits (1e7), with nothing around them (no sign, no space), in [min, max];

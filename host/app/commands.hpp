@@ -4,12 +4,20 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace skipstone {
 
 int run_command(const std::vector<std::string>& args, const std::string& command_line);
 int trace_command(const std::vector<std::string>& args);
 int merge_command(const std::vector<std::string>& args, const std::string& command_line);
 int bench_command(const std::vector<std::string>& args, const std::string& command_line);
+// Replaces the process by `python3 -m skipstone.plot ARGS` (its options and help are there).
+int plot_command(const std::vector<std::string>& args);
+
+// The bench `skipstone bench ARGS` runs (ARGS without --json), its JSON document returned
+// instead of written; `quiet`: its printed report discarded (for the Python module).
+nlohmann::json bench_json(const std::vector<std::string>& args, bool quiet, const std::string& command_line);
 
 extern const char* const kRunHelp;
 extern const char* const kTraceHelp;

@@ -26,6 +26,7 @@ const char* const kMainHelp =
     "  merge DIR... --out DIR         combine the shard results into the outputs of one run\n"
     "  trace CONFIG.json --out F.csv  write one trajectory's events as CSV\n"
     "  bench [--json F.json]          benchmark this machine on fixed workloads (help bench)\n"
+    "  plot DIR [--format pdf]        publication figures of a run's maps (the Python module)\n"
     "  help COMMAND                   help for one command (also: COMMAND --help)\n"
     "\n"
     "Configs, systems and observables are described in docs/config.md; presets in examples/.\n";
@@ -71,12 +72,14 @@ int main(int argc, char** argv) {
     if (cmd == "trace") return skipstone::trace_command(rest);
     if (cmd == "merge") return skipstone::merge_command(rest, command_line);
     if (cmd == "bench") return skipstone::bench_command(rest, command_line);
+    if (cmd == "plot") return skipstone::plot_command(rest);
     if (cmd == "help") {
       const std::string what = rest.empty() ? "" : rest[0];
       if (what == "run") std::cout << skipstone::kRunHelp;
       else if (what == "trace") std::cout << skipstone::kTraceHelp;
       else if (what == "merge") std::cout << skipstone::kMergeHelp;
       else if (what == "bench") std::cout << skipstone::kBenchHelp;
+      else if (what == "plot") return skipstone::plot_command({"--help"});
       else std::cout << kMainHelp;
       return 0;
     }

@@ -131,7 +131,8 @@ int merge_command(const std::vector<std::string>& args, const std::string& comma
   std::vector<ShardInput> shards = read_shards(a.positional);
   check_shards(shards);
   const json& meta0 = shards.front().meta;
-  const RunConfig rc = parse_config(meta0.at("config"));
+  RunConfig rc = parse_config(meta0.at("config"));
+  rc.overrides = meta0.value("overrides", json::array());
   if (config_hash(rc.resolved) != meta0.at("config_hash"))
     throw UsageError((shards.front().dir / "meta.json").string() + ": config does not resolve to its config_hash");
   for (const ShardInput& s : shards) {

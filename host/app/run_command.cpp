@@ -37,6 +37,11 @@ const char* const kRunHelp =
     "                     options); the outputs are identical to an uninterrupted run\n"
     "  --no-checkpoint    do not save finished chunks to DIR/.checkpoint (saved by default when\n"
     "                     the scan has more than one chunk; removed when the run completes)\n"
+    "  --set KEY=VALUE    set one config value before the config is checked, e.g.\n"
+    "                     --set scan.axes[0].n=256 --set parameters.eta=0.25 (repeatable;\n"
+    "                     VALUE is JSON, else a plain string; KEY is a key path as the error\n"
+    "                     messages write them); recorded in meta.json, and --resume needs the\n"
+    "                     same --set values\n"
     "  --quiet            no progress on stderr\n"
     "\n"
     "Under MPI (mpirun -np N skipstone run ...; built with SKIPSTONE_MPI) the ranks share the\n"
@@ -72,7 +77,7 @@ void set_up(const ParsedArgs& a, const std::string& command_line, const MpiJob& 
   r.checkpoint = a.flags.count("--no-checkpoint") == 0;
   r.quiet = a.flags.count("--quiet") > 0;
   r.command_line = command_line;
-  RunConfig config = load_config_file(a.positional[0]);  // ConfigError -> exit 2 in main
+  RunConfig config = config_with_set_options(a, a.positional[0]);  // ConfigError -> exit 2 in main
   set_up_run(std::move(r), std::move(config), job, s);
 }
 
@@ -85,7 +90,7 @@ int run_command(const std::vector<std::string>& args, const std::string& command
   // error and every other rank stops quietly.
   try {
     const ParsedArgs a = parse_args(args, {"--out", "--backend", "--threads", "--chunk", "--shard", "--devices"},
-                                    {"--quiet", "--help", "--resume", "--no-checkpoint", "--overwrite"});
+                                    {"--quiet", "--help", "--resume", "--no-checkpoint", "--overwrite"}, {"--set"});
     if (a.flags.count("--help")) {
       if (job.rank == 0) std::cout << kRunHelp;
       return 0;

@@ -60,6 +60,7 @@ void set_up_run(RunRequest request, RunConfig config, const MpiJob& job, RunSetu
   const RunRequest& r = s.request;
   const RunConfig& rc = *s.config;
   s.options.chunk_override = r.chunk;
+  s.options.between_chunks = r.between_chunks;
   s.backend = choose_run_backend(r, job);
   s.options.executors = run_executors(r, s.backend, job);
   s.options.quiet = r.quiet || job.rank != 0;

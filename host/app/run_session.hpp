@@ -6,6 +6,7 @@
 #pragma once
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -39,6 +40,8 @@ struct RunRequest {
   bool checkpoint = true;                 // not --no-checkpoint
   bool quiet = false;                     // --quiet
   std::string command_line;               // recorded in meta.json
+  std::function<void()> between_chunks;   // optional: called before each chunk; throws to stop the run
+                                          // (the checkpoint keeps the finished chunks for --resume)
 };
 
 // Everything a run needs before its first chunk.

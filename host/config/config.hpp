@@ -35,6 +35,9 @@ struct RunConfig {
   std::string moment_name;         // "gamma", "eta" or "beta"
   nlohmann::json resolved;         // the config with every default spelled out
   nlohmann::json gravity;          // rolling models: g and g_effective (docs/config.md, "Gravity"); null otherwise
+  // The overrides applied to the file's JSON (--set, Python's overrides), in order, as
+  // [{"key": path, "value": value}]; recorded in meta.json and the checkpoint's manifest.
+  nlohmann::json overrides = nlohmann::json::array();
 };
 
 // options.precision = "float" for roll4:disc-transversal: rtol = atol default, the setting

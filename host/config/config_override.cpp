@@ -1,7 +1,8 @@
-// Setting a config value by key path ("scan.axes[0].n").
+// Setting config values by key path ("scan.axes[0].n"), from --set arguments or Python.
 #include "config_override.hpp"
 
 #include <cstdint>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -69,6 +70,34 @@ void apply_override(nlohmann::json& config, const std::string& path, const nlohm
     }
   }
   *at = value;
+}
+
+ConfigOverride parse_set_argument(const std::string& text) {
+  const std::size_t eq = text.find('=');
+  if (eq == std::string::npos)
+    throw UsageError("--set " + text + ": expected KEY=VALUE, e.g. --set scan.axes[0].n=256 or --set options.precision=float");
+  const std::string value = text.substr(eq + 1);
+  nlohmann::json parsed = nlohmann::json::parse(value, nullptr, false);
+  if (parsed.is_discarded()) parsed = value;
+  return {text.substr(0, eq), std::move(parsed)};
+}
+
+RunConfig parse_config_with_overrides(nlohmann::json config, const std::vector<ConfigOverride>& overrides) {
+  nlohmann::json recorded = nlohmann::json::array();
+  for (const ConfigOverride& o : overrides) {
+    apply_override(config, o.path, o.value);
+    recorded.push_back({{"key", o.path}, {"value", o.value}});
+  }
+  RunConfig rc = parse_config(config);
+  rc.overrides = std::move(recorded);
+  return rc;
+}
+
+std::string set_arguments_text(const nlohmann::json& recorded) {
+  std::string text;
+  for (const nlohmann::json& o : recorded)
+    text += (text.empty() ? "--set " : " --set ") + o.at("key").get<std::string>() + "=" + o.at("value").dump();
+  return text.empty() ? "no --set" : text;
 }
 
 }  // namespace skipstone

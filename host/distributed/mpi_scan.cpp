@@ -36,7 +36,7 @@ RangeResult coordinate(const RunConfig& rc, const BackendChoice& backend, const 
   std::exception_ptr local_error;
   std::thread local([&] {
     try {
-      run_queue(options.executors, rc, run.queue(), run.collector());
+      run_queue(options.executors, rc, run.queue(), run.collector(), options.between_chunks);
     } catch (...) {
       local_error = std::current_exception();
       run.queue().cancel();

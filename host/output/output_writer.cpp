@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "atomic_file.hpp"
+#include "config_hash.hpp"
 #include "iso_time.hpp"
 #include "npy_writer.hpp"
 #include "observables.hpp"
@@ -80,6 +81,8 @@ json run_metadata(const RunConfig& rc, const ScanResult& res, const BackendChoic
   meta["created"] = iso_time_now();
   meta["command"] = command_line;
   meta["config"] = rc.resolved;
+  meta["config_hash"] = config_hash(rc.resolved);
+  meta["overrides"] = rc.overrides;
   meta["system"] = rc.system.name;
   if (!rc.gravity.is_null()) meta["gravity"] = rc.gravity;
   bool moment_scanned = false;

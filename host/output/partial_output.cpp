@@ -24,6 +24,7 @@ json partial_metadata(const RunConfig& rc, const RangeResult& r, const Shard& sh
           {"command", command_line},
           {"config_hash", config_hash(rc.resolved)},
           {"config", rc.resolved},
+          {"overrides", rc.overrides},
           {"system", rc.system.name},
           {"backend", backend.backend == Backend::cuda ? "cuda" : "cpu"},
           {"device", backend.description},

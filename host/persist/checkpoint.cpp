@@ -12,6 +12,7 @@
 #include "atomic_file.hpp"
 #include "config_error.hpp"
 #include "config_hash.hpp"
+#include "config_override.hpp"
 #include "range_files.hpp"
 #include "version.hpp"
 
@@ -51,9 +52,13 @@ void fsync_directory(const fs::path& dir) {
   (void)::close(fd);
 }
 
+// The overrides are recorded only when there are any: a checkpoint of a run without them
+// reads as before.
 json manifest_json(const RunConfig& rc, TrajectoryRange range) {
-  return {{"format", "skipstone-checkpoint-1"}, {"skipstone_version", SKIPSTONE_VERSION},
-          {"config_hash", config_hash(rc.resolved)}, {"first", range.first}, {"end", range.end}};
+  json m = {{"format", "skipstone-checkpoint-1"}, {"skipstone_version", SKIPSTONE_VERSION},
+            {"config_hash", config_hash(rc.resolved)}, {"first", range.first}, {"end", range.end}};
+  if (!rc.overrides.empty()) m["overrides"] = rc.overrides;
+  return m;
 }
 
 }  // namespace
@@ -79,6 +84,11 @@ Checkpoint::Checkpoint(fs::path out_dir, const RunConfig& rc, TrajectoryRange ra
   } catch (const json::exception&) {
     m = nullptr;  // a manifest is written atomically: unreadable means foreign; reported below
   }
+  const json recorded = m.is_object() ? m.value("overrides", json::array()) : json::array();
+  if (in && recorded != rc_.overrides)
+    throw UsageError(dir_.string() + " belongs to a run started with " + set_arguments_text(recorded) +
+                     ", but this run has " + set_arguments_text(rc_.overrides) +
+                     ": resume with the same --set values, or remove " + dir_.string() + " to start over");
   if (!in || m != manifest_json(rc_, range_))
     throw UsageError(manifest.string() + " does not belong to this run (another config, --shard, skipstone version, "
                      "or no manifest): remove " + dir_.string() + " to start over");

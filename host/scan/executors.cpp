@@ -62,18 +62,24 @@ RangeResult integrate_chunk(const Executor& e, const RunConfig& rc, TrajectoryRa
 
 namespace {
 
-void run_worker(const Executor& e, const RunConfig& rc, ChunkQueue& queue, ResultCollector& collector) {
+void run_worker(const Executor& e, const RunConfig& rc, ChunkQueue& queue, ResultCollector& collector,
+                const std::function<void()>& between_chunks) {
   bind_to_device(e);
   std::vector<TrajectoryResult> buf;
-  while (const std::optional<TrajectoryRange> chunk = queue.next())
+  for (;;) {
+    if (between_chunks) between_chunks();
+    const std::optional<TrajectoryRange> chunk = queue.next();
+    if (!chunk) return;
     collector.add(integrate_chunk(e, rc, *chunk, buf, &collector.done()));
+  }
 }
 
 }  // namespace
 
-void run_queue(const std::vector<Executor>& executors, const RunConfig& rc, ChunkQueue& queue, ResultCollector& collector) {
+void run_queue(const std::vector<Executor>& executors, const RunConfig& rc, ChunkQueue& queue, ResultCollector& collector,
+               const std::function<void()>& between_chunks) {
   if (executors.size() == 1) {
-    run_worker(executors[0], rc, queue, collector);
+    run_worker(executors[0], rc, queue, collector, between_chunks);
     return;
   }
   std::vector<std::exception_ptr> errors(executors.size());
@@ -81,7 +87,7 @@ void run_queue(const std::vector<Executor>& executors, const RunConfig& rc, Chun
   for (std::size_t i = 0; i < executors.size(); ++i)
     threads.emplace_back([&, i] {
       try {
-        run_worker(executors[i], rc, queue, collector);
+        run_worker(executors[i], rc, queue, collector, between_chunks);
       } catch (...) {
         errors[i] = std::current_exception();
         queue.cancel();

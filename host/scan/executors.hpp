@@ -3,6 +3,7 @@
 // each in its own host thread with its device made current). Each worker integrates a chunk,
 // reduces it (reduce_chunk) and hands it to the ResultCollector.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -37,7 +38,10 @@ RangeResult integrate_chunk(const Executor& e, const RunConfig& rc, TrajectoryRa
 
 // Runs chunks from `queue` on every executor until it is empty: in the calling thread for a
 // single executor, else in one thread each. The first failure cancels the queue and is
-// rethrown here once every thread has stopped.
-void run_queue(const std::vector<Executor>& executors, const RunConfig& rc, ChunkQueue& queue, ResultCollector& collector);
+// rethrown here once every thread has stopped. `between_chunks` (optional) is called by each
+// worker before it takes a chunk: an exception from it stops the run like a failure (the
+// Python module's check for Ctrl-C; in the calling thread when there is one executor).
+void run_queue(const std::vector<Executor>& executors, const RunConfig& rc, ChunkQueue& queue, ResultCollector& collector,
+               const std::function<void()>& between_chunks = {});
 
 }  // namespace skipstone

@@ -75,7 +75,7 @@ RangeResult RangeRun::finish() {
 RangeResult run_scan_range(const RunConfig& rc, const BackendChoice& backend, const ScanOptions& options) {
   RangeRun run(rc, backend, options);
   const std::vector<Executor> executors = options.executors.empty() ? executors_for(backend, {}) : options.executors;
-  run_queue(executors, rc, run.queue(), run.collector());
+  run_queue(executors, rc, run.queue(), run.collector(), options.between_chunks);
   return run.finish();
 }
 

@@ -8,6 +8,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -43,6 +44,7 @@ struct ScanOptions {
   Checkpoint* checkpoint = nullptr;       // optional: load saved chunks, save finished ones
   std::vector<Executor> executors;        // empty: one for the backend (its current device)
   std::uint64_t workers = 0;              // workers sharing the range over all ranks; 0: executors
+  std::function<void()> between_chunks;   // optional: called before each chunk; throws to stop the run
 };
 
 // The chunk size a run uses: a whole number of statistics blocks, at most the scan rounded up;

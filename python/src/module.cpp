@@ -1,9 +1,13 @@
 // The compiled part of the Python module (python/skipstone/__init__.py wraps it): a scan run
-// through the same code as `skipstone run` (run_in_process, host/app/run_session.hpp) on the
-// CPU backend, with the kernels running while the GIL is released; the status codes of
-// include/skipstone/status.hpp; the two kinds of bad input as Python exceptions (ConfigError
-// with the key path, UsageError), both ValueErrors.
+// through the same code as `skipstone run` (run_in_process, host/app/run_session.hpp), with
+// the kernels running while the GIL is released and Ctrl-C checked between chunks; one
+// trajectory recorded as `skipstone trace` records it (host/app/trace_session.hpp); the
+// document of `skipstone bench --json`; the status codes of include/skipstone/status.hpp; the
+// two kinds of bad input as Python exceptions (ConfigError with the key path, UsageError),
+// both ValueErrors.
+#include <algorithm>
 #include <cstdint>
+#include <map>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -14,6 +18,7 @@
 #include <pybind11/stl.h>
 
 #include "backends.hpp"
+#include "commands.hpp"
 #include "config.hpp"
 #include "config_error.hpp"
 #include "config_override.hpp"
@@ -22,6 +27,8 @@
 #include "py_json.hpp"
 #include "run_session.hpp"
 #include "skipstone/status.hpp"
+#include "systems.hpp"
+#include "trace_session.hpp"
 
 namespace py = pybind11;
 
@@ -52,25 +59,35 @@ py::array observable_array(const RunConfig& rc, const std::string& name, std::ve
 }
 
 RunConfig config_with_overrides(const std::optional<std::string>& path, py::handle config, const py::dict& overrides) {
-  nlohmann::json j = path ? read_config_json(*path) : json_from_python(config, "");
+  std::vector<ConfigOverride> list;
   for (const auto& item : overrides) {
     if (!py::isinstance<py::str>(item.first))
       throw py::type_error("overrides: key " + std::string(py::repr(item.first)) + " is not a str key path");
     const std::string key = item.first.cast<std::string>();
-    apply_override(j, key, json_from_python(item.second, key));
+    list.push_back({key, json_from_python(item.second, key)});
   }
-  return parse_config(j);
+  return parse_config_with_overrides(path ? read_config_json(*path) : json_from_python(config, ""), list);
 }
 
 // Returns (observables in config order, meta.json text, sampled axis values of a random scan).
 // `threads`: 0 for the default, else checked by the caller against MAX_THREADS.
+// Called between chunks with the GIL released: a pending Ctrl-C (or another signal whose
+// handler raises) stops the run with the handler's exception.
+void check_signals() {
+  py::gil_scoped_acquire gil;
+  if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+}
+
 py::tuple run(const std::optional<std::string>& path, py::object config, const py::dict& overrides,
               const std::optional<std::string>& out, bool overwrite, std::int64_t threads, bool progress,
-              const std::string& command) {
+              const std::string& backend, const std::string& command) {
   if (out && out->empty()) throw UsageError("out: empty path");
+  if (backend != "auto" && backend != "cpu" && backend != "cuda")
+    throw UsageError("backend " + backend + ": allowed values are auto, cpu, cuda");
   const RunConfig rc = config_with_overrides(path, config, overrides);
   RunRequest request;
-  request.backend = "cpu";
+  request.backend = backend;
+  request.between_chunks = check_signals;
   request.threads = threads ? static_cast<int>(threads) : g_default_threads;
   if (out) request.out = *out;
   request.overwrite = overwrite;
@@ -88,6 +105,36 @@ py::tuple run(const std::optional<std::string>& path, py::object config, const p
     for (std::size_t j = 0; j < rc.axes.size(); ++j)
       sampled[rc.axes[j].name.c_str()] = owning_array(sampled_axis_values(rc, j), rc.shape);
   return py::make_tuple(maps, outcome.meta.dump(), sampled);
+}
+
+// Returns (the CSV text of `skipstone trace`, the trajectory's index, status code, events, t_end).
+// `index` < 0: from `coords` (param -> value), or trajectory 0 when both are absent.
+py::tuple trace(const std::optional<std::string>& path, py::object config, const py::dict& overrides, std::int64_t index,
+                const std::optional<std::map<std::string, double>>& coords, double sample, std::uint64_t max_rows) {
+  const RunConfig rc = config_with_overrides(path, config, overrides);
+  const std::uint64_t i = coords ? nearest_grid_index(rc, *coords, "coords") : static_cast<std::uint64_t>(std::max<std::int64_t>(index, 0));
+  check_trace_index(rc, i, "index");
+  Trace t;
+  {
+    py::gil_scoped_release release;
+    t = record_trace(rc, i, sample, max_rows);
+  }
+  return py::make_tuple(py::bytes(t.csv), i, static_cast<int>(t.result.status), t.result.events, t.result.t_end);
+}
+
+// The parameters of `system` that have a default, with it (for the titles of skipstone.plot).
+py::dict parameter_defaults(const std::string& system) {
+  py::dict d;
+  for (const ParamRule& rule : system_schema(system).parameters)
+    if (rule.fallback) d[rule.name.c_str()] = *rule.fallback;
+  return d;
+}
+
+// On all threads, as a fresh `skipstone bench`, whatever an earlier run(threads=N) set.
+std::string bench(const std::vector<std::string>& args, bool progress, const std::string& command) {
+  py::gil_scoped_release release;
+  cpu::set_threads(g_default_threads);
+  return bench_json(args, !progress, command).dump();
 }
 
 }  // namespace
@@ -120,8 +167,16 @@ PYBIND11_MODULE(_skipstone, m) {
   m.attr("STATUS_NAMES") = py::tuple(names);
   m.attr("OK_STATUSES") = py::tuple(ok);
   m.attr("MAX_THREADS") = kMaxRunThreads;
+  m.attr("DEFAULT_MAX_ROWS") = kDefaultMaxRows;
+  m.attr("MAX_ROWS_LIMIT") = kMaxRowsLimit;
 
   m.def("run", &run, py::arg("path"), py::arg("config"), py::arg("overrides"), py::arg("out"), py::arg("overwrite"),
-        py::arg("threads"), py::arg("progress"), py::arg("command"),
-        "Runs a scan on the CPU backend as `skipstone run` does; see skipstone.run.");
+        py::arg("threads"), py::arg("progress"), py::arg("backend"), py::arg("command"),
+        "Runs a scan as `skipstone run` does; see skipstone.run.");
+  m.def("trace", &trace, py::arg("path"), py::arg("config"), py::arg("overrides"), py::arg("index"), py::arg("coords"),
+        py::arg("sample"), py::arg("max_rows"), "Records one trajectory as `skipstone trace` does; see skipstone.trace.");
+  m.def("parameter_defaults", &parameter_defaults, py::arg("system"),
+        "The defaults of the parameters of a system that have one.");
+  m.def("bench", &bench, py::arg("args"), py::arg("progress"), py::arg("command"),
+        "The JSON document of `skipstone bench ARGS --json`; see skipstone.bench.");
 }

@@ -71,3 +71,16 @@ def test_the_gil_is_released_while_the_kernels_run():
     gaps = [b - a for a, b in zip([start] + ticks, ticks)]
     assert duration > 0.2, "the scan is too short to tell"
     assert max(gaps) < duration / 2
+
+
+def test_backend_cuda_without_a_device_is_the_cli_error(tmp_path):
+    path = write_config(tmp_path, SMALL)
+    done = cli("run", path, "--out", tmp_path / "out", "--backend", "cuda", check=False)
+    if done.returncode == 0:
+        pytest.skip("this build has the CUDA backend and a device")
+    with pytest.raises(skipstone.UsageError) as e:
+        skipstone.run(path, backend="cuda")
+    assert done.returncode == 2 and done.stderr.startswith(f"skipstone run: {e.value} (see")
+    with pytest.raises(skipstone.UsageError, match="allowed values are auto, cpu, cuda"):
+        skipstone.run(path, backend="gpu")
+    assert skipstone.run(path, backend="auto").meta["backend"] == "cpu"

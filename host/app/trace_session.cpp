@@ -1,0 +1,145 @@
+// Recording one trajectory's rows: its events, or (sample_dt > 0, rolling models with plates)
+// its state every DT for smooth figure curves: the closed-form models by runs stopped at
+// t_max = k DT, the rolling tables (roll4:disc, roll3:<table>, roll4:<table>) in one run that
+// stops off to the side at each sample time
+// (include/skipstone/rolling/disc_output.hpp).
+#include "trace_session.hpp"
+
+#include <cmath>
+#include <type_traits>
+
+#include "config_error.hpp"
+#include "trace_recorder.hpp"
+
+namespace skipstone {
+
+namespace {
+
+// The sampled trace: run k stops at t_max = k DT, exactly there for the closed-form models, and
+// its last event is the state at k DT; only that one reaches the recorder.
+struct FinalEventFilter {
+  TraceRecorder* rec;
+  double t_target;
+  template <class V, class S>
+  void on_event(double t, V x, const S& s, V nu) {
+    if (t >= t_target) rec->on_event(t, x, s, nu);
+  }
+  template <class T>
+  void on_step(T, const T*) {}
+};
+
+constexpr double kMaxSamples = 1e6;
+
+// The rolling tables: the model emits on_sample rows at k DT (disc_output.hpp); the last event is kept
+// so that a run ending between two samples (max_events, a failure) ends on its final state.
+struct DiscSampleSink {
+  DiscSampleSink(TraceRecorder* r, double step) : rec(r), dt(step) {}
+  TraceRecorder* rec;
+  double dt;
+  double k = 0.0;
+  double last_sample = -INFINITY;
+  bool have_event = false;
+  double event_t = 0.0;
+  Vec3 event_x, event_nu;
+  State3D event_state;
+
+  double next_sample() const { return k * dt; }
+  void on_sample(double t, Vec3 x, const State3D& s, Vec3 nu) {
+    if (k > kMaxSamples) throw UsageError("--sample: more than 1e6 samples before the run stops");
+    rec->on_event(t, x, s, nu);
+    last_sample = t;
+    k += 1.0;
+  }
+  template <class V, class S>
+  void on_event(double t, V x, const S& s, V nu) {
+    if constexpr (std::is_same_v<V, Vec3> && std::is_same_v<S, State3D>) {
+      have_event = true;
+      event_t = t;
+      event_x = x;
+      event_state = s;
+      event_nu = nu;
+    }
+  }
+  template <class T>
+  void on_step(T, const T*) {}
+  void finish() {
+    if (have_event && event_t > last_sample) rec->on_event(event_t, event_x, event_state, event_nu);
+  }
+};
+
+void record_samples(const RunConfig& rc, std::uint64_t index, double dt, TraceRecorder& rec) {
+  const Sampling sampling = rc.system.traits.sampling;
+  if (sampling == Sampling::none)
+    throw UsageError("--sample applies to " +
+                     systems_with([](const SystemTraits& t) { return t.sampling != Sampling::none; }) + " only");
+  if (std::isfinite(rc.spec.t_max) && rc.spec.t_max / dt > kMaxSamples) throw UsageError("--sample: more than 1e6 samples up to t_max");
+  if (sampling == Sampling::sink) {
+    DiscSampleSink sink(&rec, dt);
+    simulate_trajectory(rc.spec, index, sink);
+    sink.finish();
+    return;
+  }
+  for (double k = 0.0;; k += 1.0) {
+    if (k > kMaxSamples) throw UsageError("--sample: more than 1e6 samples before the run stops");
+    ScanSpec spec = rc.spec;
+    const double target = std::fmin(k * dt, rc.spec.t_max);
+    spec.t_max = target > 0.0 ? target : 0.0;
+    FinalEventFilter sink{&rec, target};
+    const TrajectoryResult r = simulate_trajectory(spec, index, sink);
+    if (r.t_end < target) {  // stopped early (max_events, ...): its final state is the last row
+      if (r.t_end > (k - 1.0) * dt) {
+        FinalEventFilter last{&rec, r.t_end};
+        simulate_trajectory(spec, index, last);
+      }
+      return;
+    }
+    if (target == rc.spec.t_max || r.status != Status::finished) return;
+  }
+}
+
+}  // namespace
+
+Trace record_trace(const RunConfig& rc, std::uint64_t index, double sample_dt, std::uint64_t max_rows) {
+  const ScanPoint pt = scan_point(rc.spec, index);
+  TraceRecorder rec(rc.system.traits, pt.p[P_BALL_R], max_rows);
+  if (sample_dt > 0.0) record_samples(rc, index, sample_dt, rec);
+  DiscardSink none;
+  Trace trace;
+  trace.result = sample_dt > 0.0 ? simulate_trajectory(rc.spec, index, none) : simulate_trajectory(rc.spec, index, rec);
+  trace.csv = rec.csv();
+  trace.rows = rec.rows();
+  return trace;
+}
+
+void check_trace_index(const RunConfig& rc, std::uint64_t index, const std::string& option) {
+  if (index >= rc.spec.count)
+    throw UsageError(option + " " + std::to_string(index) + ": expected an integer in [0, " + std::to_string(rc.spec.count - 1) +
+                     "] (the scan has " + std::to_string(rc.spec.count) + " trajectories)");
+}
+
+std::uint64_t nearest_grid_index(const RunConfig& rc, const std::map<std::string, double>& coords, const std::string& option) {
+  std::string names;
+  for (const ScanAxis& a : rc.axes) names += (names.empty() ? "" : ", ") + a.name;
+  if (rc.spec.random) throw UsageError(option + ": picks a point of a grid scan; this scan is random (choose the trajectory by its index)");
+  for (const auto& [name, value] : coords) {
+    bool scanned = false;
+    for (const ScanAxis& a : rc.axes) scanned = scanned || a.name == name;
+    if (!scanned) throw UsageError(option + ": " + name + " is not scanned; allowed: " + names);
+  }
+  std::uint64_t index = 0, stride = 1;
+  for (const ScanAxis& a : rc.axes) {
+    const auto it = coords.find(a.name);
+    if (it == coords.end()) throw UsageError(option + ": needs a value for every scanned parameter (" + names + "), " + a.name + " is missing");
+    const double lo = std::fmin(a.min, a.max), hi = std::fmax(a.min, a.max);
+    if (!(it->second >= lo && it->second <= hi))
+      throw UsageError(option + ": " + a.name + " = " + std::to_string(it->second) + " is outside the axis [" +
+                       std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    const double step = a.n > 1 ? (a.max - a.min) / static_cast<double>(a.n - 1) : 0.0;
+    const double i = step != 0.0 ? std::round((it->second - a.min) / step) : 0.0;
+    index += static_cast<std::uint64_t>(std::fmin(std::fmax(i, 0.0), static_cast<double>(a.n - 1))) * stride;
+    stride *= a.n;
+  }
+  return index;
+}
+
+}  // namespace skipstone
