@@ -2,8 +2,8 @@
 // The systems whose row of kSystems (skipstone/system_traits.hpp) has SIMD lanes - no-slip scans
 // in a round wall (disc; cylinder:disc) and the rim passages of roll4:disc and its Figure-18
 // system - run their trajectories in lanes, one block of trajectories per iteration
-// (noslip_lane_block.hpp, rim_lane_block.hpp); every other system one trajectory per iteration
-// (ensemble.inl).
+// (noslip_lane_block.hpp, rim_lane_block.hpp); every other system, and every scan that asks for
+// Lyapunov exponents, one trajectory per iteration (ensemble.inl).
 #include <omp.h>
 #include <thrust/for_each.h>
 #include <thrust/system/omp/execution_policy.h>
@@ -96,7 +96,9 @@ static_assert(lanes_have_blocks(), "kSystems: SIMD lanes for a system without a 
 void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
                DoneCounter* done) {
   const SystemTraits* system = find_system(spec.model, spec.table);
-  const Lanes lanes = system ? system->lanes : Lanes::none;
+  // the lanes carry no tangent vectors: a scan that asks for Lyapunov exponents runs one
+  // trajectory per iteration
+  const Lanes lanes = system && spec.lyapunov_vectors == 0 ? system->lanes : Lanes::none;
   const bool in_float = spec.precision == Precision::float32;
   if (lanes == Lanes::rim && spec.model == ModelKind::roll_disc_transversal)
     run_rim_lanes<cpu_lanes::TransversalTrajectories>(spec, first, count, out, done);

@@ -18,6 +18,8 @@ double exit_side_value(const TrajectoryResult& r) {
   return status_is_ok(r.status) ? static_cast<double>(r.exit_side) : NAN;
 }
 double no_scalar(const TrajectoryResult&) { return NAN; }
+double annulus_axis_component(const TrajectoryResult& r, int k) { return r.annulus_axis[k]; }
+double lyapunov_spectrum_component(const TrajectoryResult& r, int k) { return r.lyapunov_spectrum[k]; }
 
 const std::vector<ObservableInfo>& catalogue() {
   using T = TrajectoryResult;
@@ -35,11 +37,16 @@ const std::vector<ObservableInfo>& catalogue() {
       {"rho_even", O::float64, "mean distance of even chords from the axis", ok_field<&T::rho_even>},
       {"rho_odd", O::float64, "mean distance of odd chords from the axis", ok_field<&T::rho_odd>},
       {"caustic_gap", O::float64, "|rho_even - rho_odd|", ok_field<&T::caustic_gap>},
-      {"annulus_axis", O::vector3, "unit axis of the spherical annulus (direction of K = x^u - gamma R w)", no_scalar},
+      {"annulus_axis", O::vector, "unit axis of the spherical annulus (direction of K = x^u - gamma R w)", no_scalar, 3,
+       annulus_axis_component},
       {"annulus_width", O::float64, "angular width (radians) of the band of impact latitudes about the axis", ok_field<&T::annulus_width>},
       {"exit_time", O::float64, "time on the rim before re-entering a flat part", ok_field<&T::exit_time>},
       {"exit_arc", O::float64, "arc length along the plate boundary from entry to exit", ok_field<&T::exit_arc>},
       {"exit_side", O::float64, "+1 back to the entry side (friendly roll), -1 opposite side, 0 none by t_max; NaN where masked or failed", exit_side_value},
+      {"lyapunov", O::float64, "largest finite-time Lyapunov exponent per unit time, over the run (tangent dynamics)", ok_field<&T::lyapunov>},
+      {"lyapunov_per_event", O::float64, "largest finite-time Lyapunov exponent per impact, over the run", ok_field<&T::lyapunov_per_event>},
+      {"lyapunov_spectrum", O::vector, "the 5 finite-time Lyapunov exponents per unit time of the phase space (x, y, u, v, s), by QR", no_scalar,
+       kLyapunovSpectrumLength, lyapunov_spectrum_component},
   };
   return c;
 }

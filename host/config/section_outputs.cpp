@@ -1,5 +1,6 @@
 // Config sections "observables" (which maps a run writes; default: every observable of the
-// system) and "histograms" (declared bins of requested scalar observables, docs/config.md
+// system but the opt-in ones, the Lyapunov exponents, which also set how many tangent vectors
+// the kernels follow) and "histograms" (declared bins of requested scalar observables, docs/config.md
 // "Histograms").
 #include <algorithm>
 #include <string>
@@ -11,10 +12,18 @@ namespace skipstone {
 
 using nlohmann::json;
 
+namespace {
+// The observables of the tangent dynamics.
+bool is_lyapunov(const std::string& name) {
+  const std::vector<std::string> group = observable_names(kObsLyapunov);
+  return std::find(group.begin(), group.end(), name) != group.end();
+}
+}  // namespace
+
 void read_observables(JsonReader& top, RunConfig& rc) {
   const SystemSchema& sys = rc.system;
   if (!top.has("observables")) {
-    rc.observables = sys.observables;
+    rc.observables = sys.default_observables;
     rc.resolved["observables"] = rc.observables;
     return;
   }
@@ -27,11 +36,21 @@ void read_observables(JsonReader& top, RunConfig& rc) {
     if (std::find(sys.observables.begin(), sys.observables.end(), name) == sys.observables.end()) {
       std::string allowed;
       for (const auto& o : sys.observables) allowed += (allowed.empty() ? "" : ", ") + o;
-      throw ConfigError(path, "value " + show(name) + " is not an observable of system " + sys.name + "; allowed: " + allowed);
+      const std::string elsewhere = systems_with_observable(name);
+      throw ConfigError(path, "value " + show(name) + " is not an observable of system " + sys.name +
+                                  (elsewhere.empty() ? "" : " (it is one of systems " + elsewhere + ")") +
+                                  "; allowed: " + allowed);
     }
+    if (is_lyapunov(name) && rc.spec.precision != Precision::float64)
+      throw ConfigError(path, "value " + show(name) + " is computed in double only; allowed with options.precision "
+                                  "float: the other observables, or precision double");
     rc.observables.push_back(name);
   }
   rc.resolved["observables"] = rc.observables;
+  rc.spec.lyapunov_vectors = 0;
+  for (const auto& name : rc.observables)
+    if (is_lyapunov(name))
+      rc.spec.lyapunov_vectors = std::max(rc.spec.lyapunov_vectors, name == "lyapunov_spectrum" ? kLyapunovSpectrumLength : 1);
 }
 
 void read_histograms(JsonReader& top, RunConfig& rc) {
@@ -43,10 +62,10 @@ void read_histograms(JsonReader& top, RunConfig& rc) {
     if (std::find(rc.observables.begin(), rc.observables.end(), name) == rc.observables.end()) {
       std::string allowed;
       for (const auto& o : rc.observables)
-        if (observable_info(o).type != ObservableType::vector3) allowed += (allowed.empty() ? "" : ", ") + o;
+        if (observable_info(o).type != ObservableType::vector) allowed += (allowed.empty() ? "" : ", ") + o;
       throw ConfigError(path, "not a requested observable; allowed: " + allowed);
     }
-    if (observable_info(name).type == ObservableType::vector3)
+    if (observable_info(name).type == ObservableType::vector)
       throw ConfigError(path, "a vector observable has no histogram; allowed: the scalar observables");
     if (!value.is_object()) throw ConfigError(path, "expected an object {min, max, bins}, got " + show(value));
     JsonReader h(value, path);

@@ -1,6 +1,7 @@
 // The system catalogue: parameters, defaults, allowed ranges, start kinds, observables.
 #include "systems.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <utility>
@@ -33,19 +34,23 @@ std::vector<ParamRule> rolling_parameters(std::vector<ParamRule> size, const std
   return size;
 }
 
-// The observables of a system's groups (kSystems: observables), group by group.
+}  // namespace
+
 std::vector<std::string> observable_names(std::uint32_t groups) {
   static const std::pair<std::uint32_t, std::vector<std::string>> named[] = {
       {kObsCore, {"status", "events", "t_end", "energy_error"}},
       {kObsHeight, {"z_min", "z_max", "z_final", "z_drift", "bounded"}},
       {kObsCaustic, {"rho_even", "rho_odd", "caustic_gap"}},
       {kObsAnnulus, {"annulus_axis", "annulus_width"}},
-      {kObsExit, {"exit_time", "exit_arc", "exit_side"}}};
+      {kObsExit, {"exit_time", "exit_arc", "exit_side"}},
+      {kObsLyapunov, {"lyapunov", "lyapunov_per_event", "lyapunov_spectrum"}}};
   std::vector<std::string> names;
   for (const auto& [group, of_group] : named)
     if (groups & group) names.insert(names.end(), of_group.begin(), of_group.end());
   return names;
 }
+
+namespace {
 
 std::vector<ParamRule> table_rules(TableKind t) {
   switch (t) {
@@ -124,14 +129,29 @@ std::vector<std::string> system_names() {
   return names;
 }
 
-std::string systems_with(bool (*has)(const SystemTraits&)) {
-  std::vector<std::string> names;
-  for (const SystemTraits& t : kSystems)
-    if (has(t)) names.emplace_back(t.name);
+namespace {
+std::string listed(const std::vector<std::string>& names) {
   std::string text;
   for (std::size_t i = 0; i < names.size(); ++i)
     text += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
   return text;
+}
+}  // namespace
+
+std::string systems_with(bool (*has)(const SystemTraits&)) {
+  std::vector<std::string> names;
+  for (const SystemTraits& t : kSystems)
+    if (has(t)) names.emplace_back(t.name);
+  return listed(names);
+}
+
+std::string systems_with_observable(const std::string& name) {
+  std::vector<std::string> names;
+  for (const SystemTraits& t : kSystems) {
+    const std::vector<std::string> obs = observable_names(t.observables);
+    if (std::find(obs.begin(), obs.end(), name) != obs.end()) names.emplace_back(t.name);
+  }
+  return listed(names);
 }
 
 SystemSchema system_schema(const std::string& name) {
@@ -145,6 +165,7 @@ SystemSchema system_schema(const std::string& name) {
   s.name = name;
   s.traits = *traits;
   s.observables = observable_names(traits->observables);
+  s.default_observables = observable_names(traits->observables & ~kObsOptIn);
   const ParamRule r_noslip = rule("r", P_BALL_R, 0.0, nonneg, ">= 0 (ball radius; sets the contact point)");
   const ParamRule g = rule("g", P_G, 0.0, any, "any number (acceleration along -y in 2D, -z in 3D)");
   switch (traits->model) {

@@ -34,7 +34,8 @@ struct SystemSchema {
   std::vector<ParamRule> parameters;  // besides gamma/eta/beta
   std::map<std::string, StartSchema> starts;
   std::string default_start;
-  std::vector<std::string> observables;  // the groups of traits.observables, named
+  std::vector<std::string> observables;          // the groups of traits.observables, named
+  std::vector<std::string> default_observables;  // those a config without "observables" gets: no opt-in group
 };
 
 // Throws ConfigError at key "system" for an unknown id, listing the known ones.
@@ -42,6 +43,10 @@ SystemSchema system_schema(const std::string& name);
 std::vector<std::string> system_names();
 // The ids of the systems whose row of kSystems satisfies `has`, for messages: "a, b and c".
 std::string systems_with(bool (*has)(const SystemTraits&));
+// The observables of the groups `groups` (ObservableGroup bits), group by group.
+std::vector<std::string> observable_names(std::uint32_t groups);
+// The ids of the systems that have the observable `name`, for messages: "a, b and c" ("" for none).
+std::string systems_with_observable(const std::string& name);
 
 // Constraints between parameters (r against the table, sizes against each other). Returns
 // the offending parameter name and message, or nullopt.

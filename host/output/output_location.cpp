@@ -20,7 +20,7 @@ std::uint64_t estimated_output_bytes(const RunConfig& rc) {
   for (const auto& name : rc.observables) {
     switch (observable_info(name).type) {
       case ObservableType::int8: per_trajectory += 1; break;
-      case ObservableType::vector3: per_trajectory += 24; break;
+      case ObservableType::vector: per_trajectory += 8 * observable_info(name).length; break;
       default: per_trajectory += 8;
     }
   }

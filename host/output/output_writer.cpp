@@ -70,7 +70,8 @@ std::vector<double> sampled_axis_values(const RunConfig& rc, std::size_t j) {
 
 std::vector<std::size_t> observable_shape(const RunConfig& rc, const std::string& name) {
   std::vector<std::size_t> shape = rc.shape;
-  if (observable_info(name).type == ObservableType::vector3) shape.push_back(3);
+  const ObservableInfo& info = observable_info(name);
+  if (info.type == ObservableType::vector) shape.push_back(static_cast<std::size_t>(info.length));
   return shape;
 }
 
@@ -158,7 +159,7 @@ void write_outputs(const std::filesystem::path& dir, const RunConfig& rc, const 
     } else {
       io::write_npy(dir / (name + ".npy"), v, shape);
     }
-    if (!map2d || info.type == ObservableType::vector3) continue;
+    if (!map2d || info.type == ObservableType::vector) continue;
     io::HeatmapSpec hs;
     hs.title = rc.system.name + ": " + name;
     hs.x = io::grid_axis(rc.axes[0].name, rc.axes[0].min, rc.axes[0].max, rc.axes[0].n);

@@ -20,7 +20,7 @@ std::vector<double> axis_values(const ScanAxis& a);
 // The sampled values of axis j of a random scan, one per trajectory (axis_<param>.npy).
 std::vector<double> sampled_axis_values(const RunConfig& rc, std::size_t j);
 // The shape of observable `name`'s .npy file: the scan's, and 3 more for a vector observable.
-// Its dtype is that of observable_info(name).type (float64, int8, uint64; vector3: float64).
+// Its dtype is that of observable_info(name).type (float64, int8, uint64; vector: float64).
 std::vector<std::size_t> observable_shape(const RunConfig& rc, const std::string& name);
 
 nlohmann::json run_metadata(const RunConfig& rc, const ScanResult& res, const BackendChoice& backend,

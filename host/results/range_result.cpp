@@ -9,7 +9,7 @@
 namespace skipstone {
 
 int values_per_trajectory(const std::string& observable) {
-  return observable_info(observable).type == ObservableType::vector3 ? 3 : 1;
+  return observable_info(observable).length;
 }
 
 RangeResult empty_range_result(const RunConfig& rc, std::uint64_t first) {
@@ -33,10 +33,12 @@ RangeResult reduce_chunk(const RunConfig& rc, std::uint64_t first, const Traject
   for (const auto& name : rc.observables) {
     const ObservableInfo& info = observable_info(name);
     std::vector<double>& values = r.values[name];
-    if (info.type == ObservableType::vector3) {
-      values.resize(3 * n);
+    if (info.type == ObservableType::vector) {
+      const std::uint64_t m = static_cast<std::uint64_t>(info.length);
+      values.resize(m * n);
       for (std::uint64_t i = 0; i < n; ++i)
-        for (int k = 0; k < 3; ++k) values[3 * i + k] = status_is_ok(results[i].status) ? results[i].annulus_axis[k] : NAN;
+        for (std::uint64_t k = 0; k < m; ++k)
+          values[m * i + k] = status_is_ok(results[i].status) ? info.component(results[i], static_cast<int>(k)) : NAN;
       continue;
     }
     values.resize(n);

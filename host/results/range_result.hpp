@@ -23,14 +23,14 @@ struct TrajectoryRange {
 
 struct RangeResult {
   TrajectoryRange range;
-  std::map<std::string, std::vector<double>> values;             // 3 values per trajectory for vector3
+  std::map<std::string, std::vector<double>> values;             // `length` values per trajectory for vectors
   std::map<std::string, std::vector<RunningStats>> block_stats;  // scalar observables, one per block
   std::array<std::uint64_t, kStatusCount> status_counts{};
   std::uint64_t total_events = 0;
   double wall_seconds = 0.0;
 };
 
-// Values of one trajectory of an observable: 3 for vector observables, else 1.
+// Values of one trajectory of an observable: its length for vector observables, else 1.
 int values_per_trajectory(const std::string& observable);
 
 // An empty result at `first` with an entry for every observable of rc.

@@ -28,7 +28,8 @@ namespace skipstone {
 
 SKIPSTONE_HD SKIPSTONE_INLINE NoSlipRunOptions noslip_options(const ScanSpec& spec, bool caustics, bool annulus,
                                                               double gamma_R) {
-  return {spec.t_max, spec.max_events, spec.energy_tolerance, spec.bounded_depth, caustics, annulus, gamma_R};
+  return {spec.t_max, spec.max_events, spec.energy_tolerance, spec.bounded_depth, caustics, annulus, gamma_R,
+          spec.lyapunov_vectors};
 }
 
 // Unit vectors of an in-plane direction relative to the wall: nu inward, tau = J nu.
@@ -237,18 +238,23 @@ SKIPSTONE_HD void with_noslip_setup_of(const ScanSpec& spec, const ScanPoint& pt
   }
 }
 
-// The trajectory of a setup, by a kernel of gravity kind G (integrate_noslip).
-template <GravityKind G = GravityKind::any, class Table, class V, class S, class Sink>
+// The trajectory of a setup, by a kernel of gravity kind G (integrate_noslip) with the tangent
+// dynamics Tangent (noslip_trajectory.hpp: NoTangent, or LyapunovFrame2D on the 2D tables).
+template <GravityKind G = GravityKind::any, class Tangent = NoTangent, class Table, class V, class S, class Sink>
 SKIPSTONE_HD TrajectoryResult run_setup(const NoSlipSetup<Table, V, S>& su, Sink& sink) {
   if (su.masked) return masked_result();
-  return integrate_noslip<G>(su.table, su.k, su.g, su.start, su.opt, sink);
+  return integrate_noslip<G, Tangent>(su.table, su.k, su.g, su.start, su.opt, sink);
 }
 
-// One no-slip trajectory of model M on table T (TableKind::none for the sphere) in precision P.
-template <ModelKind M, TableKind T, Precision P, GravityKind G, class Sink>
+// One no-slip trajectory of model M on table T (TableKind::none for the sphere) in precision P;
+// kLyapunov: with the tangent dynamics of the Lyapunov observables (2D tables, double only).
+template <ModelKind M, TableKind T, Precision P, GravityKind G, bool kLyapunov, class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_noslip_of(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
+  static_assert(!kLyapunov || (M == ModelKind::noslip_plane && P == Precision::float64),
+                "the tangent dynamics are those of the 2D tables, in double");
+  using Tangent = std::conditional_t<kLyapunov, LyapunovFrame2D, NoTangent>;
   TrajectoryResult r = masked_result();
-  with_noslip_setup_of<M, T, P>(spec, pt, [&](const auto& su) { r = run_setup<G>(su, sink); });
+  with_noslip_setup_of<M, T, P>(spec, pt, [&](const auto& su) { r = run_setup<G, Tangent>(su, sink); });
   return r;
 }
 

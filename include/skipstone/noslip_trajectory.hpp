@@ -10,11 +10,14 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "skipstone/collision.hpp"
 #include "skipstone/height_stats.hpp"
 #include "skipstone/result.hpp"
 #include "skipstone/tables/hit.hpp"
+#include "skipstone/tangent/lyapunov_frame.hpp"
+#include "skipstone/tangent/wall_curvature.hpp"
 
 namespace skipstone {
 
@@ -28,7 +31,12 @@ struct NoSlipRunOptions {
   bool caustics;               // disc cross-section: accumulate rho_even / rho_odd
   bool annulus;                // sphere: annulus axis and width
   double annulus_gamma_R;      // gamma * R, for the sphere invariant K = x ^ u - gamma R w
+  int tangent_vectors;         // Lyapunov tangent vectors followed (stepper with a LyapunovFrame2D)
 };
+
+// The tangent dynamics a stepper carries: none (every run that asks for no Lyapunov exponent:
+// its code is not instantiated), or a tangent/lyapunov_frame.hpp frame (2D tables).
+struct NoTangent {};
 
 // Dimension-dependent pieces, overloaded on the state type.
 template <class T>
@@ -134,10 +142,13 @@ struct NoSlipObservers {
 
 // One trajectory as a resumable stepper: step() processes one collision and the flight after
 // it. Gravity is a compile-time choice: without it a flight is x + t u, with no acceleration
-// terms on the impact-to-impact dependency chain.
-template <class Table, class V, class S, bool kGravity>
+// terms on the impact-to-impact dependency chain. So is the tangent dynamics (Tangent:
+// NoTangent or LyapunovFrame2D), which follows the flights and impacts where a run asks for
+// Lyapunov exponents.
+template <class Table, class V, class S, bool kGravity, class Tangent = NoTangent>
 struct NoSlipStepper {
   using T = scalar_of<V>;
+  static constexpr bool kTangent = !std::is_same_v<Tangent, NoTangent>;
   Table table;
   NoSlipCoefficientsT<T> k;
   T g;
@@ -150,6 +161,7 @@ struct NoSlipStepper {
   bool pending, active;
   Status status;
   NoSlipObservers<V> ob;
+  Tangent tangent;
 
   template <class Sink>
   SKIPSTONE_HD void start(const Table& tab, NoSlipCoefficientsT<T> coef, T grav, const NoSlipStart<V, S>& s0,
@@ -184,6 +196,7 @@ struct NoSlipStepper {
       const Vec3T<T> K = cross(as3(x), as3(st.u)) - opt.annulus_gamma_R * spin_vector(st);
       ob.axis = (T(1) / norm(K)) * K;
     }
+    if constexpr (kTangent) tangent.start(x, st, kGravity ? g : T(0), opt.tangent_vectors);
     sink.on_event(t, x, st, s0.nu);
   }
 
@@ -233,7 +246,10 @@ struct NoSlipStepper {
   SKIPSTONE_HD SKIPSTONE_ALWAYS_INLINE T impact() {
     const T k_target = collision_k_target<kGravity>(ob.e0, g, height(x) - ob.h.z0);
     const T k_before = twice_kinetic(st);
+    [[maybe_unused]] const S before = st;
     st = noslip_collide(st, nu, k);
+    if constexpr (kTangent)
+      tangent.collide({nu, wall_curvature(table, x, last), kGravity ? gravity_vector(x, g) : V{}, before, st, k});
     ++events;
     const bool rescaled = rescale_impact(events, k_target);
     if constexpr (kBranchFree) {
@@ -298,6 +314,7 @@ struct NoSlipStepper {
     } else {
       x = x + dt * st.u;
     }
+    if constexpr (kTangent) tangent.fly(dt);
     const double dt_wide = dt;  // converted outside the selects
     t = t + dt_wide;
   }
@@ -338,14 +355,15 @@ struct NoSlipStepper {
       res.annulus_axis[2] = ob.axis.z;
       res.annulus_width = ob.lat_max - ob.lat_min;
     }
+    if constexpr (kTangent) tangent.write(res, t, events);
     return res;
   }
 };
 
-template <class Table, class V, class S, bool kGravity, class T, class Sink>
+template <class Table, class V, class S, bool kGravity, class Tangent, class T, class Sink>
 SKIPSTONE_HD TrajectoryResult run_stepper(const Table& table, NoSlipCoefficientsT<T> k, T g,
                                           const NoSlipStart<V, S>& start, const NoSlipRunOptions& opt, Sink& sink) {
-  NoSlipStepper<Table, V, S, kGravity> s;
+  NoSlipStepper<Table, V, S, kGravity, Tangent> s;
   s.start(table, k, g, start, opt, sink);
   while (s.step(sink)) {
   }
@@ -359,13 +377,14 @@ SKIPSTONE_HD TrajectoryResult run_stepper(const Table& table, NoSlipCoefficients
 // kernel from the scan: scan_has_gravity).
 enum class GravityKind : std::int32_t { any = 0, none = 1 };
 
-template <GravityKind G = GravityKind::any, class Table, class V, class S, class T, class Sink>
+template <GravityKind G = GravityKind::any, class Tangent = NoTangent, class Table, class V, class S, class T,
+          class Sink>
 SKIPSTONE_HD TrajectoryResult integrate_noslip(const Table& table, NoSlipCoefficientsT<T> k, T g,
                                                const NoSlipStart<V, S>& start, const NoSlipRunOptions& opt,
                                                Sink& sink) {
   if constexpr (G == GravityKind::any)
-    if (g != T(0)) return run_stepper<Table, V, S, true>(table, k, g, start, opt, sink);
-  return run_stepper<Table, V, S, false>(table, k, g, start, opt, sink);
+    if (g != T(0)) return run_stepper<Table, V, S, true, Tangent>(table, k, g, start, opt, sink);
+  return run_stepper<Table, V, S, false, Tangent>(table, k, g, start, opt, sink);
 }
 
 }  // namespace skipstone

@@ -10,6 +10,9 @@
 
 namespace skipstone {
 
+// Exponents in lyapunov_spectrum: one per dimension of the 2D no-slip phase space (x, y, u, v, s).
+constexpr int kLyapunovSpectrumLength = 5;
+
 struct TrajectoryResult {
   Status status;
   std::int32_t exit_side;  // +1 same side (friendly roll), -1 opposite side, 0 none by t_max
@@ -23,6 +26,8 @@ struct TrajectoryResult {
   double annulus_axis[3];
   double annulus_width;
   double exit_time, exit_arc;
+  double lyapunov, lyapunov_per_event;  // largest finite-time exponent per unit time, per impact
+  double lyapunov_spectrum[kLyapunovSpectrumLength];
 };
 SKIPSTONE_HD SKIPSTONE_INLINE TrajectoryResult empty_result() {
   const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -39,6 +44,8 @@ SKIPSTONE_HD SKIPSTONE_INLINE TrajectoryResult empty_result() {
   r.annulus_axis[0] = r.annulus_axis[1] = r.annulus_axis[2] = nan;
   r.annulus_width = nan;
   r.exit_time = r.exit_arc = nan;
+  r.lyapunov = r.lyapunov_per_event = nan;
+  for (double& l : r.lyapunov_spectrum) l = nan;
   return r;
 }
 

@@ -122,6 +122,7 @@ struct ScanSpec {
   double rtol, atol;        // rolling integrator tolerances
   std::uint64_t max_steps;  // rolling integrator step budget
   Precision precision;      // float32: the float kernel (options.precision; kSystems: float_kernel)
+  std::int32_t lyapunov_vectors;  // tangent vectors of the Lyapunov observables: 0 (none asked), 1 or 5
 };
 
 }  // namespace skipstone

@@ -24,16 +24,19 @@
 namespace skipstone {
 
 // One kernel variant: the model, the table of a no-slip model (TableKind::none otherwise), the
-// precision and, for no-slip models, whether any trajectory has gravity, as compile-time
+// precision, for no-slip models whether any trajectory has gravity, and for the 2D no-slip
+// tables whether the run asks for Lyapunov exponents (the tangent dynamics), as compile-time
 // constants. The ensemble kernel is instantiated once per variant so that each holds only its
 // own model's code and registers: one kernel for every model took the register budget of the
-// largest (the GBS integrator) for the no-slip disc too.
-template <ModelKind M, TableKind T, Precision P, GravityKind G>
+// largest (the GBS integrator) for the no-slip disc too, and a run without Lyapunov exponents
+// carries no tangent vectors.
+template <ModelKind M, TableKind T, Precision P, GravityKind G, bool L = false>
 struct Variant {
   static constexpr ModelKind model = M;
   static constexpr TableKind table = T;
   static constexpr Precision precision = P;
   static constexpr GravityKind gravity = G;
+  static constexpr bool lyapunov = L;
 };
 
 template <class V, class Sink>
@@ -59,7 +62,7 @@ SKIPSTONE_HD TrajectoryResult simulate_variant(const ScanSpec& spec, std::uint64
   } else if constexpr (M == ModelKind::roll_inside_cylinder) {
     return simulate_roll3_inside_cylinder(spec, pt, sink);
   } else {
-    return simulate_noslip_of<M, V::table, V::precision, V::gravity>(spec, pt, sink);
+    return simulate_noslip_of<M, V::table, V::precision, V::gravity, V::lyapunov>(spec, pt, sink);
   }
 }
 
@@ -70,9 +73,17 @@ inline bool scan_has_gravity(const ScanSpec& spec) {
   return spec.params[P_G] != 0.0;
 }
 
-// f(Variant<M, T, P, G>{}) with G from the scan for a no-slip model, G = any otherwise.
+// f(Variant<M, T, P, G>{}) with G from the scan for a no-slip model, G = any otherwise; a 2D
+// no-slip scan in double that asks for Lyapunov exponents: f(Variant<M, T, P, any, true>{})
+// (one kernel, with and without gravity: the tangent dynamics cost more than the branch).
 template <ModelKind M, TableKind T, Precision P, class F>
 void visit_gravity_variant(const ScanSpec& spec, F&& f) {
+  if constexpr (M == ModelKind::noslip_plane && P == Precision::float64) {
+    if (spec.lyapunov_vectors > 0) {
+      f(Variant<M, T, P, GravityKind::any, true>{});
+      return;
+    }
+  }
   if constexpr (is_noslip(M)) {
     if (!scan_has_gravity(spec)) {
       f(Variant<M, T, P, GravityKind::none>{});

@@ -29,15 +29,20 @@ enum class Sampling : std::int32_t {
   sink,         // by exact stops of the integrator, through the sink (the rolling tables)
 };
 
-// Groups of observables (bits of SystemTraits::observables); a system's default list holds its
-// groups' observables in this order (host/config/systems.cpp names them).
+// Groups of observables (bits of SystemTraits::observables); a system's observables are its
+// groups' observables in this order (host/config/systems.cpp names them), and its default list
+// those of the groups that are not opt-in (kObsOptIn).
 enum ObservableGroup : std::uint32_t {
   kObsCore = 1u << 0,     // status, events, t_end, energy_error
   kObsHeight = 1u << 1,   // z_min, z_max, z_final, z_drift, bounded
   kObsCaustic = 1u << 2,  // rho_even, rho_odd, caustic_gap: chords of a round cross-section
   kObsAnnulus = 1u << 3,  // annulus_axis, annulus_width: the sphere
   kObsExit = 1u << 4,     // exit_time, exit_arc, exit_side: one rim passage (Figure 18)
+  kObsLyapunov = 1u << 5,  // lyapunov, lyapunov_per_event, lyapunov_spectrum: the 2D no-slip tables
 };
+// Groups a run computes only when its config names them: the tangent dynamics of the Lyapunov
+// exponents cost more than the trajectory.
+constexpr std::uint32_t kObsOptIn = kObsLyapunov;
 
 // The bit of a start kind in SystemTraits::starts.
 constexpr std::uint32_t start_bit(StartKind k) { return 1u << static_cast<std::uint32_t>(k); }
@@ -64,7 +69,8 @@ constexpr std::uint32_t noslip_obs = kObsCore | kObsHeight;
 constexpr std::uint32_t interior = start_bit(StartKind::interior);
 constexpr SystemTraits noslip(const char* name, ModelKind m, TableKind t, bool round_wall = false) {
   const bool sinai = t == TableKind::sinai;  // a flight in a scatterer-free corridor never ends
-  return {name, m, t, m == plane ? 2 : 3, wall_starts, round_wall ? noslip_obs | kObsCaustic : noslip_obs,
+  const std::uint32_t obs = (round_wall ? noslip_obs | kObsCaustic : noslip_obs) | (m == plane ? kObsLyapunov : 0u);
+  return {name, m, t, m == plane ? 2 : 3, wall_starts, obs,
           round_wall, round_wall ? Lanes::round_wall : Lanes::none, sinai,
           !sinai || m == cylinder,  // in-plane gravity on a torus has no floor
           Sampling::none};

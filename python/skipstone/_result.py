@@ -13,7 +13,8 @@ class Result:
 
     result[name] (or result.observables[name]) is the map of an observable, with the dtype
     and shape of its .npy file: a grid over axes a0, a1 has shape (n1, n0); vector
-    observables have a last dimension of 3; a random scan is one row per sample.
+    observables have a last dimension (3: annulus_axis, 5: lyapunov_spectrum); a random scan
+    is one row per sample.
     result.axes maps each scanned parameter (axis 0 first) to its values: the grid values,
     or for a random scan the sampled value of every trajectory (shaped like the maps).
     """

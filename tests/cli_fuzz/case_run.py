@@ -225,7 +225,7 @@ def check_outputs(case, argv, d, stdout):
         except Exception as e:
             problems.append("%s: %s" % (info.get("file"), e))
             continue
-        want = shape + ((3,) if name == "annulus_axis" else ())
+        want = shape + ({"annulus_axis": (3,), "lyapunov_spectrum": (5,)}.get(name, ()))
         if s != want:
             problems.append("%s: shape %s, meta.json says %s" % (info.get("file"), s, want))
     if (path / ".checkpoint").exists():
