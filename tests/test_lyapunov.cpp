@@ -246,7 +246,9 @@ TEST(LyapunovSpectrum, SumsToZeroAndPairsInTheSpecularLimit) {
       EXPECT_EQ(r.lyapunov_spectrum[0], r.lyapunov);  // the first QR vector is the single vector
       EXPECT_GT(r.lyapunov_spectrum[0], 0.05);
       for (int i = 1; i < 4; ++i) EXPECT_LT(std::fabs(r.lyapunov_spectrum[i]), 0.1 * r.lyapunov_spectrum[0]) << i;
-      if (std::string(gamma) == "0.0") EXPECT_NEAR(r.lyapunov_spectrum[0], -r.lyapunov_spectrum[4], 0.01);
+      if (std::string(gamma) == "0.0") {
+        EXPECT_NEAR(r.lyapunov_spectrum[0], -r.lyapunov_spectrum[4], 0.01);
+      }
     }
   }
 }
