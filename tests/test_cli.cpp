@@ -454,9 +454,10 @@ TEST_F(CliTest, MinimalConfigWithoutOptionalSectionsRuns) {
   EXPECT_EQ(t.rc, 0) << describe(t);
 }
 
-// trace --sample DT (rolling models with plates): one row at each multiple of DT, the first and
-// last equal to the event trace's start and end; a run stopped by max_events ends on its final
-// state; other systems and bad steps are usage errors.
+// trace --sample DT (every model): one row at each multiple of DT, the first and last equal to
+// the event trace's start and end; a run stopped by max_events ends on its final state; the
+// no-slip samples lie on the exact flight (a parabola under in-plane gravity) from the event
+// before them; bad steps are usage errors.
 std::vector<std::vector<std::string>> csv_rows(const std::string& text) {
   std::vector<std::vector<std::string>> rows;
   std::istringstream in(text);
@@ -573,13 +574,57 @@ TEST_F(CliTest, TraceSampleGivesTheStateEveryDt) {
     EXPECT_EQ(samples.front(), events.front()) << cfg;
     EXPECT_EQ(samples.back(), events.back()) << cfg;  // t_max (cylinder) or the final event (planes)
   }
-  const fs::path disc = write_config("disc.json", R"({"system": "disc", "parameters": {"gamma": 0.8},
-                                                     "stop": {"max_events": 10}})");
-  for (const auto& [cfg, step] : {std::pair{disc, "0.1"}, std::pair{cyl, "0"}, std::pair{cyl, "x"}}) {
+  for (const auto& [cfg, step] : {std::pair{cyl, "0"}, std::pair{cyl, "x"}}) {
     const CliResult r = skipstone("trace " + shell_quote(cfg.string()) + " --out " +
                                   shell_quote((dir_ / "t.csv").string()) + " --sample " + step);
     EXPECT_EQ(r.rc, 2) << describe(r);
     EXPECT_NE((r.out + r.err).find("--sample"), std::string::npos) << describe(r);
+  }
+}
+
+TEST_F(CliTest, TraceSampleOfANoSlipTableLiesOnTheExactFlights) {
+  constexpr double kDt = 0.1, kG = 1.0, kOnFlight = 1e-12;
+  const fs::path cfg = write_config("stadium.json", R"({"system": "stadium", "parameters": {"gamma": 0.8, "g": 1.0},
+      "initial": {"start": "boundary", "boundary_s": 0.1, "angle": 0.3, "speed": 1.5, "spin": 0.4},
+      "stop": {"max_events": 20}})");
+  const fs::path ev = dir_ / "events.csv", sm = dir_ / "samples.csv";
+  ASSERT_EQ(skipstone("trace " + shell_quote(cfg.string()) + " --out " + shell_quote(ev.string())).rc, 0);
+  const CliResult r = skipstone("trace " + shell_quote(cfg.string()) + " --out " + shell_quote(sm.string()) + " --sample 0.1");
+  ASSERT_EQ(r.rc, 0) << describe(r);
+  const auto events = csv_rows(read_text(ev)), samples = csv_rows(read_text(sm));
+  ASSERT_EQ(events.size(), 21u);  // the start and 20 impacts
+  ASSERT_GT(samples.size(), 100u);
+  EXPECT_EQ(samples.back(), events.back());  // max_events: the last impact
+  double worst = 0.0;
+  std::size_t e = 0;
+  for (std::size_t k = 0; k + 1 < samples.size(); ++k) {
+    const double t = std::stod(samples[k][0]);
+    EXPECT_EQ(t, kDt * k);
+    while (e + 1 < events.size() && std::stod(events[e + 1][0]) <= t) ++e;
+    // columns after the row number: t, x, y, ux, uy, spin, ...
+    const double dt = t - std::stod(events[e][0]);
+    const double x = std::stod(events[e][1]) + std::stod(events[e][3]) * dt;
+    const double y = std::stod(events[e][2]) + std::stod(events[e][4]) * dt - 0.5 * kG * dt * dt;
+    worst = std::max({worst, std::fabs(x - std::stod(samples[k][1])), std::fabs(y - std::stod(samples[k][2]))});
+  }
+  EXPECT_LT(worst, kOnFlight);
+  // 3D no-slip and the Figure-18 system: rows at the multiples of DT, the last the trace's end
+  const fs::path cyl = write_config("cyl.json", R"({"system": "cylinder:stadium", "parameters": {"gamma": 0.8, "g": 1.0},
+      "initial": {"start": "boundary", "boundary_s": 0.1, "angle": 0.3, "speed": 1.5, "vz": 0.5, "wz": 0.4},
+      "stop": {"t_max": 3.0}})");
+  const fs::path fig18 = write_config("fig18.json", R"({"system": "roll4:disc-transversal",
+      "parameters": {"R": 1.0, "r": 1.0, "eta": 0.5}, "initial": {"start": "rim_entry", "v2": 0.1, "S12": 0.3},
+      "stop": {"t_max": 50.0}})");
+  for (const fs::path& c : {cyl, fig18}) {
+    ASSERT_EQ(skipstone("trace " + shell_quote(c.string()) + " --out " + shell_quote(ev.string()) + " --overwrite").rc, 0);
+    const CliResult rc = skipstone("trace " + shell_quote(c.string()) + " --out " + shell_quote(sm.string()) +
+                                   " --sample 0.25 --overwrite");
+    ASSERT_EQ(rc.rc, 0) << describe(rc);
+    const auto ev_rows = csv_rows(read_text(ev)), sm_rows = csv_rows(read_text(sm));
+    ASSERT_GE(sm_rows.size(), 3u) << c;
+    for (std::size_t k = 0; k + 1 < sm_rows.size(); ++k) EXPECT_EQ(std::stod(sm_rows[k][0]), 0.25 * k) << c;
+    EXPECT_EQ(sm_rows.front(), ev_rows.front()) << c;
+    EXPECT_EQ(sm_rows.back(), ev_rows.back()) << c;
   }
 }
 

@@ -1,5 +1,5 @@
 // `skipstone trace CONFIG.json --out FILE.csv [--index I] [--sample DT]`: one trajectory's events
-// as CSV, or (--sample, rolling models with plates) its state every DT for smooth figure curves
+// as CSV, or (--sample) its state every DT for smooth figure curves
 // (recorded by trace_session.hpp); this file reads the command line and writes the file.
 #include <cstdint>
 #include <iostream>
@@ -23,12 +23,12 @@ const char* const kTraceHelp =
     "rim passage), roll3:inside-cylinder every turn about the axis; the Figure-18 system gives\n"
     "every accepted integrator step.\n"
     "\n"
-    "--sample DT (the rolling models: roll3:strip, roll4:planes, roll3:inside-cylinder, roll4:disc,\n"
-    "roll3:<table>, roll4:<table>): instead of the events, one row at each t = 0, DT, 2 DT, ... up\n"
-    "to the end of the run, and the final state when the run ends between samples. Exact for the\n"
-    "closed-form models; for the rolling tables each sample inside an edge passage is an\n"
-    "integrator step stopped at that time, as accurate as the trajectory's own steps (rtol/atol).\n"
-    "Rows as in the event trace.\n"
+    "--sample DT (every system): instead of the events, one row at each t = 0, DT, 2 DT, ... up\n"
+    "to the end of the run, and the final state when the run ends between samples. Exact on the\n"
+    "no-slip flights (straight lines, parabolas) and the closed-form rolling models; for the\n"
+    "integrated ones (the Figure-18 system, the rolling tables) each sample is an integrator step\n"
+    "stopped at that time, as accurate as the trajectory's own steps (rtol/atol). Rows as in the\n"
+    "event trace.\n"
     "\n"
     "A masked start (outside the allowed set) gives the header only, with a note on stderr.\n"
     "\n"

@@ -1,22 +1,24 @@
-// Recording one trajectory's rows: its events, or (sample_dt > 0, rolling models with plates)
-// its state every DT for smooth figure curves: the closed-form models by runs stopped at
-// t_max = k DT, the rolling tables (roll4:disc, roll3:<table>, roll4:<table>) in one run that
-// stops off to the side at each sample time
-// (include/skipstone/rolling/disc_output.hpp).
+// Recording one trajectory's rows: its events, or (sample_dt > 0) its state every DT for smooth
+// figure curves: most systems by runs stopped at t_max = k DT (exact flights, or the integrator's
+// last step shortened to k DT), the rolling tables (roll4:disc, roll3:<table>, roll4:<table>) in
+// one run that stops off to the side at each sample time (include/skipstone/rolling/disc_output.hpp).
 #include "trace_session.hpp"
 
 #include <cmath>
 #include <type_traits>
 
 #include "config_error.hpp"
+#include "skipstone/sinks.hpp"
 #include "trace_recorder.hpp"
 
 namespace skipstone {
 
 namespace {
 
-// The sampled trace: run k stops at t_max = k DT, exactly there for the closed-form models, and
-// its last event is the state at k DT; only that one reaches the recorder.
+// The sampled trace: run k stops at t_max = k DT, exactly there (the closed-form flights and the
+// no-slip models' exact flights stop there, the Figure-18 system's integrator shortens its last
+// step to it), and its last event (or integrator step) is the state at k DT; only that one
+// reaches the recorder.
 struct FinalEventFilter {
   TraceRecorder* rec;
   double t_target;
@@ -25,7 +27,9 @@ struct FinalEventFilter {
     if (t >= t_target) rec->on_event(t, x, s, nu);
   }
   template <class T>
-  void on_step(T, const T*) {}
+  void on_step(T t, const T* y) {
+    if (t >= T(t_target)) rec->on_step(t, y);
+  }
 };
 
 constexpr double kMaxSamples = 1e6;
@@ -69,9 +73,6 @@ struct DiscSampleSink {
 
 void record_samples(const RunConfig& rc, std::uint64_t index, double dt, TraceRecorder& rec) {
   const Sampling sampling = rc.system.traits.sampling;
-  if (sampling == Sampling::none)
-    throw UsageError("--sample applies to " +
-                     systems_with([](const SystemTraits& t) { return t.sampling != Sampling::none; }) + " only");
   if (std::isfinite(rc.spec.t_max) && rc.spec.t_max / dt > kMaxSamples) throw UsageError("--sample: more than 1e6 samples up to t_max");
   if (sampling == Sampling::sink) {
     DiscSampleSink sink(&rec, dt);
@@ -86,10 +87,11 @@ void record_samples(const RunConfig& rc, std::uint64_t index, double dt, TraceRe
     spec.t_max = target > 0.0 ? target : 0.0;
     FinalEventFilter sink{&rec, target};
     const TrajectoryResult r = simulate_trajectory(spec, index, sink);
-    if (r.t_end < target) {  // stopped early (max_events, ...): its final state is the last row
-      if (r.t_end > (k - 1.0) * dt) {
-        FinalEventFilter last{&rec, r.t_end};
-        simulate_trajectory(spec, index, last);
+    if (r.t_end < target) {  // stopped early (max_events, an exit, ...): its final state is the last
+      if (r.t_end > (k - 1.0) * dt) {  // row, from the config's own run (the event trace's last row)
+        DiscardSink none;
+        FinalEventFilter last{&rec, simulate_trajectory(rc.spec, index, none).t_end};
+        simulate_trajectory(rc.spec, index, last);
       }
       return;
     }

@@ -24,7 +24,7 @@ struct Trace {
 };
 
 // Trajectory `index` of the scan, its events (`sample_dt` = 0) or its state every `sample_dt`
-// (systems with sampling, docs/usage.md "Traces"); more than `max_rows` rows is a UsageError.
+// (every system, docs/usage.md "Traces"); more than `max_rows` rows is a UsageError.
 Trace record_trace(const RunConfig& rc, std::uint64_t index, double sample_dt, std::uint64_t max_rows);
 
 // A UsageError naming `option` (--index, index) unless `index` is a trajectory of the scan.

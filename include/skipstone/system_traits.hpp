@@ -24,8 +24,7 @@ enum class Lanes : std::int32_t {
 
 // How `skipstone trace --sample` samples a trajectory.
 enum class Sampling : std::int32_t {
-  none = 0,     // not at all: the trace records events or integrator steps only
-  closed_form,  // by runs to each sample time (the trajectory between events is a closed form)
+  closed_form,  // by runs stopped at each sample time (exact flights, or the last step shortened)
   sink,         // by exact stops of the integrator, through the sink (the rolling tables)
 };
 
@@ -73,7 +72,7 @@ constexpr SystemTraits noslip(const char* name, ModelKind m, TableKind t, bool r
   return {name, m, t, m == plane ? 2 : 3, wall_starts, obs,
           round_wall, round_wall ? Lanes::round_wall : Lanes::none, sinai,
           !sinai || m == cylinder,  // in-plane gravity on a torus has no floor
-          Sampling::none};
+          Sampling::closed_form};
 }
 // roll3:<table> (N = 6) and roll4:<table> (N = 10) of rolling/table_roll.hpp: starts on either
 // face (roll3 also at a wall point, entering the edge: Figure 18 on any table), the height
@@ -100,7 +99,7 @@ inline constexpr SystemTraits kSystems[] = {
     traits_detail::noslip("ellipse", traits_detail::plane, TableKind::ellipse),
     traits_detail::noslip("sinai", traits_detail::plane, TableKind::sinai),
     {"sphere", ModelKind::noslip_sphere, TableKind::none, 3, traits_detail::interior,
-     traits_detail::noslip_obs | kObsAnnulus, false, Lanes::none, false, true, Sampling::none},
+     traits_detail::noslip_obs | kObsAnnulus, false, Lanes::none, false, true, Sampling::closed_form},
     traits_detail::noslip("cylinder:disc", traits_detail::cylinder, TableKind::disc, true),
     traits_detail::noslip("cylinder:strip", traits_detail::cylinder, TableKind::strip),
     traits_detail::noslip("cylinder:stadium", traits_detail::cylinder, TableKind::stadium),
@@ -109,7 +108,7 @@ inline constexpr SystemTraits kSystems[] = {
     traits_detail::noslip("cylinder:ellipse", traits_detail::cylinder, TableKind::ellipse),
     traits_detail::noslip("cylinder:sinai", traits_detail::cylinder, TableKind::sinai),
     {"roll4:disc-transversal", ModelKind::roll_disc_transversal, TableKind::none, 2, start_bit(StartKind::rim_entry),
-     kObsCore | kObsExit, true, Lanes::rim, true, false, Sampling::none},
+     kObsCore | kObsExit, true, Lanes::rim, true, false, Sampling::closed_form},
     {"roll4:planes", ModelKind::roll_planes, TableKind::none, 3, traits_detail::interior, traits_detail::noslip_obs,
      false, Lanes::none, false, true, Sampling::closed_form},
     {"roll3:strip", ModelKind::roll_strip, TableKind::none, 2, traits_detail::interior, traits_detail::noslip_obs,

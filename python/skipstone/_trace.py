@@ -18,8 +18,8 @@ def trace(config, index=None, coords=None, sample=None, overrides=None, max_rows
     coords: instead of index, {param: value} for every scanned parameter of a grid scan: the
         grid point nearest to those values (a UsageError for a random scan or a value outside
         its axis).
-    sample: a time step DT: the state at t = 0, DT, 2 DT, ... instead of the events (the
-        systems of `skipstone trace --sample`).
+    sample: a time step DT: the state at t = 0, DT, 2 DT, ... instead of the events (every
+        system, as `skipstone trace --sample`).
     overrides, config: as for skipstone.run. max_rows: as --max-rows.
     Returns a structured array, one row per event (or sample or integrator step), the first
     field (event or step) int64 and the rest float64; its dtype.names are the CSV header.

@@ -18,7 +18,7 @@
 // integrated trajectory at that time: a step of at most the accepted length from an accepted
 // state, local error within rtol/atol, energies exact to round-off. The extra steps are taken
 // off to the side; the trajectory continues from y_{k+1} and is the same with or without
-// sampling. Tested in tests/test_rolling_disc_samples.cpp (measured figures there).
+// sampling. Tested in tests/test_rolling_samples.cpp (measured figures there).
 #pragma once
 #include <type_traits>
 #include <utility>
