@@ -67,7 +67,7 @@ json boundary_map_json(const RunConfig& rc, const std::vector<std::uint64_t>& co
 json boundary_event_column_names(const RunConfig& rc) {
   json names = json::array({"trajectory"});
   for (const auto& a : rc.axes) names.push_back(a.name);
-  for (const char* n : {"event", "t", "s", "p", "spin"}) names.push_back(n);
+  for (const char* n : {"event", "t", "s", "p", "spin_over_speed"}) names.push_back(n);
   return names;
 }
 
