@@ -4,6 +4,9 @@
 #include <atomic>
 #include <cstdint>
 #include <string>
+#include <vector>
+
+#include "skipstone/boundary_map.hpp"
 
 #include "skipstone/result.hpp"
 #include "skipstone/scan_spec.hpp"
@@ -14,11 +17,25 @@ namespace skipstone {
 // SIMD lanes or a bounded launch at a time) so that progress can be reported from inside a chunk.
 using DoneCounter = std::atomic<std::uint64_t>;
 
+// What a chunk collects at the impacts of its 2D no-slip trajectories besides their results
+// (outputs.boundary_map, outputs.boundary_events): the CPU backend only.
+struct BoundaryCollect {
+  const BoundaryMapSpec* map = nullptr;  // null: no map
+  std::vector<std::uint64_t> counts;     // out: boundary_bin_count + 1 (the last: impacts outside the map)
+  std::vector<std::uint64_t> recorded;   // in: offsets from `first` of the trajectories to record, ascending
+  std::uint64_t max_events = 0;          // impacts recorded per trajectory (its first ones)
+  std::vector<double> rows;              // out: max_events rows of kBoundaryEventFields per recorded trajectory
+  std::vector<std::uint64_t> impacts;    // out: every impact of each recorded trajectory
+};
+
 namespace cpu {
 // Results of trajectories [first, first + count) into out[0 .. count); `done`, when given, is
 // advanced by the number of trajectories finished as they finish.
 void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
                DoneCounter* done = nullptr);
+// As run_chunk, one trajectory per iteration, with the impacts binned and recorded into `collect`.
+void run_chunk_collecting(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
+                          BoundaryCollect& collect, DoneCounter* done = nullptr);
 int max_threads();
 void set_threads(int n);
 }  // namespace cpu

@@ -5,6 +5,8 @@
 // (noslip_lane_block.hpp, rim_lane_block.hpp); every other system, and every scan that asks for
 // Lyapunov exponents, one trajectory per iteration (ensemble.inl).
 #include <omp.h>
+
+#include <algorithm>
 #include <thrust/for_each.h>
 #include <thrust/system/omp/execution_policy.h>
 
@@ -91,7 +93,48 @@ constexpr bool lanes_have_blocks() {
 }
 static_assert(lanes_have_blocks(), "kSystems: SIMD lanes for a system without a lane block");
 
+// The chunk's trajectories of variant V one per iteration, each with a BoundarySink: a map of
+// counts per thread, summed at the end (integer counts: the sum is the same in any order), and
+// the recorded trajectories' rows in their own slots.
+template <class V>
+void run_collecting(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
+                    BoundaryCollect& c, DoneCounter* done) {
+  const std::uint64_t slots = c.map ? boundary_bin_count(*c.map) + 1 : 0;
+  const int threads = omp_get_max_threads();
+  std::vector<std::uint64_t> counts(slots * static_cast<std::uint64_t>(threads), 0);
+  const std::uint64_t row_size = c.max_events * kBoundaryEventFields;
+  c.rows.assign(c.recorded.size() * row_size, 0.0);
+  c.impacts.assign(c.recorded.size(), 0);
+#pragma omp parallel for schedule(dynamic, 16)
+  for (std::int64_t j = 0; j < static_cast<std::int64_t>(count); ++j) {
+    const std::uint64_t i = static_cast<std::uint64_t>(j);
+    BoundarySink sink;
+    if (c.map) {
+      sink.map = c.map;
+      sink.counts = counts.data() + slots * static_cast<std::uint64_t>(omp_get_thread_num());
+    }
+    const auto at = std::lower_bound(c.recorded.begin(), c.recorded.end(), i);
+    const bool record = at != c.recorded.end() && *at == i;
+    const std::uint64_t slot = static_cast<std::uint64_t>(at - c.recorded.begin());
+    if (record) {
+      sink.rows = c.rows.data() + slot * row_size;
+      sink.capacity = c.max_events;
+    }
+    out[i] = simulate_variant<V>(spec, first + i, sink);
+    if (record) c.impacts[slot] = sink.impacts;
+    count_done(done, 1);
+  }
+  c.counts.assign(slots, 0);
+  for (int t = 0; t < threads; ++t)
+    for (std::uint64_t b = 0; b < slots; ++b) c.counts[b] += counts[slots * static_cast<std::uint64_t>(t) + b];
+}
+
 }  // namespace
+
+void run_chunk_collecting(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
+                          BoundaryCollect& collect, DoneCounter* done) {
+  visit_variant(spec, [&](auto v) { run_collecting<decltype(v)>(spec, first, count, out, collect, done); });
+}
 
 void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
                DoneCounter* done) {

@@ -20,15 +20,21 @@ namespace {
 
 // The backend of this process. Under MPI the CPU threads default to the node's cores divided
 // among its ranks, and a rank that may use CUDA takes GPU (node-local rank mod GPUs).
-BackendChoice choose_run_backend(const RunRequest& r, const MpiJob& job) {
+// The boundary outputs run on the CPU only: "auto" is then the CPU.
+BackendChoice choose_run_backend(const RunRequest& r, const RunConfig& rc, const MpiJob& job) {
+  std::string name = r.backend;
+  if (rc.boundary.any()) {
+    if (name == "cuda") throw UsageError(std::string("--backend cuda: ") + kBoundaryCpuOnly);
+    name = "cpu";
+  }
   int threads = r.threads;
   if (job.distributed()) {
     if (threads == 0) threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / job.local_size);
     const int gpus = cuda::device_count();
-    if (r.backend != "cpu" && gpus > 0) cuda::set_device(job.local_rank % gpus);
+    if (name != "cpu" && gpus > 0) cuda::set_device(job.local_rank % gpus);
   }
   try {
-    return choose_backend(r.backend, threads);
+    return choose_backend(name, threads);
   } catch (const std::exception& e) {
     throw UsageError(e.what());
   }
@@ -61,7 +67,7 @@ void set_up_run(RunRequest request, RunConfig config, const MpiJob& job, RunSetu
   const RunConfig& rc = *s.config;
   s.options.chunk_override = r.chunk;
   s.options.between_chunks = r.between_chunks;
-  s.backend = choose_run_backend(r, job);
+  s.backend = choose_run_backend(r, rc, job);
   s.options.executors = run_executors(r, s.backend, job);
   s.options.quiet = r.quiet || job.rank != 0;
   s.options.workers = s.options.executors.size() * static_cast<std::uint64_t>(job.size);

@@ -52,7 +52,7 @@ const ScanAxis* find_axis(const RunConfig& rc, const std::string& name) {
 RunConfig parse_config(const json& j) {
   RunConfig rc;
   JsonReader top(j, "");
-  top.only({"system", "description", "parameters", "initial", "scan", "stop", "observables", "histograms", "options"});
+  top.only({"system", "description", "parameters", "initial", "scan", "stop", "observables", "histograms", "outputs", "options"});
   const std::string system = top.string("system");
   rc.system = system_schema(system);
   rc.spec = ScanSpec{};
@@ -77,6 +77,7 @@ RunConfig parse_config(const json& j) {
   read_observables(top, rc);
   read_histograms(top, rc);
   resolve_scan(rc);
+  read_outputs(section(top, "outputs"), rc);  // after the scan: indices are checked against its size
   return rc;
 }
 

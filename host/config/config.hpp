@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "boundary_outputs.hpp"
 #include "histogram.hpp"
 #include "skipstone/scan_spec.hpp"
 #include "systems.hpp"
@@ -31,6 +32,7 @@ struct RunConfig {
   std::vector<std::size_t> shape;  // numpy shape of every map (grids: last axis = axis 0)
   std::vector<std::string> observables;
   std::map<std::string, HistogramSpec> histograms;  // declared bins, by observable
+  BoundaryOutputs boundary;        // config section "outputs"
   std::uint64_t chunk_size;        // 0: chosen from free memory
   std::string moment_name;         // "gamma", "eta" or "beta"
   nlohmann::json resolved;         // the config with every default spelled out
@@ -51,6 +53,11 @@ constexpr double kFloatMinTolerance = 1e-5;
 // onto the energy shell every 8 impacts): measured max 9.7e-6 (80 roundings) over the bench's
 // cylinder:disc scan, 2048 trajectories x 20000 impacts, and 5.5e-6 over its disc scan.
 constexpr double kFloatEnergyTolerance = 1e-4;
+
+// Columns of a boundary_events row: trajectory index, the scan axes' values, event number, t, s, p, spin.
+inline std::size_t boundary_event_columns(const RunConfig& rc) {
+  return 1 + static_cast<std::size_t>(rc.spec.n_axes) + kBoundaryEventFields;
+}
 
 RunConfig parse_config(const nlohmann::json& j);
 // Parses JSON text (parse_json_text: a duplicate key or a syntax error is a ConfigError at the

@@ -50,5 +50,7 @@ void read_options(JsonReader opt, RunConfig& rc);
 // --- what a run writes (section_outputs.cpp)
 void read_observables(JsonReader& top, RunConfig& rc);
 void read_histograms(JsonReader& top, RunConfig& rc);
+// outputs (section_outputs_boundary.cpp): boundary_map and boundary_events, after the scan is resolved
+void read_outputs(JsonReader outputs, RunConfig& rc);
 
 }  // namespace skipstone

@@ -14,6 +14,7 @@
 #include "observables.hpp"
 #include "order_statistic.hpp"
 #include "png_heatmap.hpp"
+#include "range_result.hpp"
 #include "skipstone/inertia.hpp"
 #include "skipstone/scan_point.hpp"
 #include "version.hpp"
@@ -49,6 +50,49 @@ std::vector<std::string> status_names() {
   std::vector<std::string> n;
   for (int s = 0; s < kStatusCount; ++s) n.push_back(status_name(static_cast<Status>(s)));
   return n;
+}
+
+// The boundary map's file, coordinates, bins and the impacts outside it.
+json boundary_map_json(const RunConfig& rc, const std::vector<std::uint64_t>& counts) {
+  const BoundaryMapSpec& m = rc.boundary.spec;
+  json coords = json::array();
+  for (int k = 0; k < m.n_coords; ++k)
+    coords.push_back({{"name", rc.boundary.coords[static_cast<std::size_t>(k)]}, {"bins", m.bins[k]}, {"min", m.lo[k]}, {"max", m.hi[k]}});
+  std::uint64_t inside = 0;
+  for (std::size_t b = 0; b + 1 < counts.size(); ++b) inside += counts[b];
+  return {{"file", "boundary_map.npy"}, {"coords", coords}, {"impacts", inside + counts.back()},
+          {"outside", counts.back()}, {"events_counted", "every impact of every trajectory, whatever its status"}};
+}
+
+json boundary_event_column_names(const RunConfig& rc) {
+  json names = json::array({"trajectory"});
+  for (const auto& a : rc.axes) names.push_back(a.name);
+  for (const char* n : {"event", "t", "s", "p", "spin_over_speed"}) names.push_back(n);
+  return names;
+}
+
+// boundary_map.npy (uint64, shape bins) and, for a map of (s, p), its heat map of log10(1 + count).
+void write_boundary_map(const std::filesystem::path& dir, const RunConfig& rc, const std::vector<std::uint64_t>& counts) {
+  const BoundaryMapSpec& m = rc.boundary.spec;
+  std::vector<std::size_t> shape;
+  for (int k = 0; k < m.n_coords; ++k) shape.push_back(static_cast<std::size_t>(m.bins[k]));
+  const std::vector<std::uint64_t> inside(counts.begin(), counts.end() - 1);
+  io::write_npy(dir / "boundary_map.npy", inside, shape);
+  // the picture: s along x, p along y, summed over spin; rows of render_heatmap are p
+  const std::size_t ns = shape[0], np = shape[1], nrest = inside.size() / (ns * np);
+  std::vector<double> img(ns * np, 0.0);
+  for (std::size_t i = 0; i < ns; ++i)
+    for (std::size_t j = 0; j < np; ++j) {
+      std::uint64_t c = 0;
+      for (std::size_t k = 0; k < nrest; ++k) c += inside[(i * np + j) * nrest + k];
+      img[j * ns + i] = std::log10(1.0 + static_cast<double>(c));
+    }
+  io::HeatmapSpec hs;
+  hs.title = rc.system.name + ": boundary map";
+  hs.x = {"s (boundary parameter)", m.lo[0], m.hi[0]};
+  hs.y = {"p = sin(angle to the normal)", m.lo[1], m.hi[1]};
+  hs.colorbar_label = m.n_coords == 3 ? "log10(1 + impacts), summed over spin" : "log10(1 + impacts)";
+  io::write_heatmap_png(dir / "boundary_map.png", img, ns, np, hs);
 }
 
 }  // namespace
@@ -141,6 +185,13 @@ json run_metadata(const RunConfig& rc, const ScanResult& res, const BackendChoic
     obs[name] = o;
   }
   meta["observables"] = obs;
+  if (rc.boundary.map) meta["boundary_map"] = boundary_map_json(rc, res.boundary_counts);
+  if (rc.boundary.events)
+    meta["boundary_events"] = {{"file", "boundary_events.npy"},
+                               {"columns", boundary_event_column_names(rc)},
+                               {"rows", res.boundary_events.size() / boundary_event_columns(rc)},
+                               {"max_events_per_trajectory", rc.boundary.max_events},
+                               {"impacts_not_recorded", res.boundary_events_dropped}};
   return meta;
 }
 
@@ -182,6 +233,10 @@ void write_outputs(const std::filesystem::path& dir, const RunConfig& rc, const 
     for (std::size_t j = 0; j < rc.axes.size(); ++j)
       io::write_npy(dir / ("axis_" + rc.axes[j].name + ".npy"), sampled_axis_values(rc, j), rc.shape);
   }
+  if (rc.boundary.map) write_boundary_map(dir, rc, res.boundary_counts);
+  if (rc.boundary.events)
+    io::write_npy(dir / "boundary_events.npy", res.boundary_events,
+                  {res.boundary_events.size() / boundary_event_columns(rc), boundary_event_columns(rc)});
   io::write_text_atomically(dir / "meta.json", meta.dump(2) + "\n");
 }
 

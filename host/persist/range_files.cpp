@@ -23,17 +23,23 @@ constexpr std::size_t kStatsFields = 5;
   throw std::runtime_error(file.string() + ": " + what);
 }
 
-std::vector<double> read_doubles(const fs::path& file, const std::vector<std::size_t>& shape) {
+// The values of an array of dtype descr ("<f8": double, "<u8": std::uint64_t) and this shape.
+template <class T>
+std::vector<T> read_array(const fs::path& file, const char* descr, const std::vector<std::size_t>& shape) {
   io::NpyArray a;
   try {
     a = io::read_npy(file);
   } catch (const std::exception& e) {
     bad(file, e.what());
   }
-  if (a.descr != "<f8" || a.shape != shape) bad(file, "unexpected dtype or shape (not written for this range)");
-  std::vector<double> v(a.bytes.size() / sizeof(double));
-  std::memcpy(v.data(), a.bytes.data(), v.size() * sizeof(double));
+  if (a.descr != descr || a.shape != shape) bad(file, "unexpected dtype or shape (not written for this range)");
+  std::vector<T> v(a.bytes.size() / sizeof(T));
+  std::memcpy(v.data(), a.bytes.data(), v.size() * sizeof(T));
   return v;
+}
+
+std::vector<double> read_doubles(const fs::path& file, const std::vector<std::size_t>& shape) {
+  return read_array<double>(file, "<f8", shape);
 }
 
 json read_range_json(const fs::path& file) {
@@ -62,12 +68,17 @@ void write_range_files(const fs::path& dir, const RunConfig& rc, const RangeResu
       for (double x : {static_cast<double>(b.count), b.mean, b.m2, b.min, b.max}) table.push_back(x);
     io::write_npy(dir / (name + ".block_stats.npy"), table, {blocks.size(), kStatsFields});
   }
+  if (rc.boundary.map) io::write_npy(dir / "boundary_map.counts.npy", r.boundary_counts, {r.boundary_counts.size()});
+  const std::size_t columns = boundary_event_columns(rc);
+  if (rc.boundary.events)
+    io::write_npy(dir / "boundary_events.rows.npy", r.boundary_events, {r.boundary_events.size() / columns, columns});
   json counts = json::object();
   for (int s = 0; s < kStatusCount; ++s) counts[status_name(static_cast<Status>(s))] = r.status_counts[s];
   const json meta = {{"format", kFormat},           {"skipstone_version", SKIPSTONE_VERSION},
                      {"config_hash", config_hash(rc.resolved)}, {"first", r.range.first},
                      {"end", r.range.end},          {"status_counts", counts},
-                     {"total_events", r.total_events}, {"wall_time_s", r.wall_seconds}};
+                     {"total_events", r.total_events}, {"wall_time_s", r.wall_seconds},
+                     {"boundary_events_dropped", r.boundary_events_dropped}};
   io::write_text_atomically(dir / "range.json", meta.dump(2) + "\n");
 }
 
@@ -87,6 +98,7 @@ RangeResult read_range_files(const fs::path& dir, const RunConfig& rc) {
       r.status_counts[s] = meta.at("status_counts").at(status_name(static_cast<Status>(s))).get<std::uint64_t>();
     r.total_events = meta.at("total_events").get<std::uint64_t>();
     r.wall_seconds = meta.at("wall_time_s").get<double>();
+    r.boundary_events_dropped = meta.at("boundary_events_dropped").get<std::uint64_t>();
   } catch (const json::exception& e) {
     bad(file, std::string("malformed: ") + e.what());
   }
@@ -105,6 +117,19 @@ RangeResult read_range_files(const fs::path& dir, const RunConfig& rc) {
       const double* row = &table[kStatsFields * b];
       blocks.push_back({static_cast<std::uint64_t>(row[0]), row[1], row[2], row[3], row[4]});
     }
+  }
+  if (rc.boundary.map)
+    r.boundary_counts = read_array<std::uint64_t>(dir / "boundary_map.counts.npy", "<u8", {r.boundary_counts.size()});
+  if (rc.boundary.events) {
+    const fs::path rows = dir / "boundary_events.rows.npy";
+    io::NpyArray a;
+    try {
+      a = io::read_npy(rows);
+    } catch (const std::exception& e) {
+      bad(rows, e.what());
+    }
+    if (a.shape.size() != 2) bad(rows, "not a table of rows");
+    r.boundary_events = read_doubles(rows, {a.shape[0], boundary_event_columns(rc)});
   }
   return r;
 }

@@ -5,6 +5,8 @@
 //                                  "wall_time_s"} (written last)
 //   <observable>.values.npy        float64, shape (end - first) or (end - first, 3): the values
 //                                  exactly as held in memory (NaN where the status is not ok)
+//   boundary_map.counts.npy        uint64: outputs.boundary_map's counts, then the impacts outside it
+//   boundary_events.rows.npy       float64, shape (rows, columns): outputs.boundary_events' rows
 //   <observable>.block_stats.npy   float64, shape (blocks, 5): count, mean, m2, min, max of every
 //                                  kStatsBlock block from `first`, in block order (scalar observables)
 #pragma once

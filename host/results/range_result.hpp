@@ -28,6 +28,12 @@ struct RangeResult {
   std::array<std::uint64_t, kStatusCount> status_counts{};
   std::uint64_t total_events = 0;
   double wall_seconds = 0.0;
+  // outputs.boundary_map: the counts of every bin, then the impacts outside the map (empty without)
+  std::vector<std::uint64_t> boundary_counts;
+  // outputs.boundary_events: rows of boundary_event_columns(rc), by trajectory then impact, and
+  // the impacts beyond max_events_per_trajectory that were not recorded
+  std::vector<double> boundary_events;
+  std::uint64_t boundary_events_dropped = 0;
 };
 
 // Values of one trajectory of an observable: its length for vector observables, else 1.
@@ -38,6 +44,13 @@ RangeResult empty_range_result(const RunConfig& rc, std::uint64_t first);
 
 // Reduces trajectories [first, first + n) (first a multiple of kStatsBlock) into a result.
 RangeResult reduce_chunk(const RunConfig& rc, std::uint64_t first, const TrajectoryResult* results, std::uint64_t n);
+
+// Adds a chunk's impacts to r (r.range is the chunk): `counts` of the map, and for the chunk's
+// trajectories at offsets `recorded` their rows (kBoundaryEventFields each, max_events_per_trajectory
+// per trajectory) and how many impacts each had.
+void add_boundary_outputs(RangeResult& r, const RunConfig& rc, std::vector<std::uint64_t>&& counts,
+                          const std::vector<std::uint64_t>& recorded, const std::vector<double>& rows,
+                          const std::vector<std::uint64_t>& impacts);
 
 // Appends `next`, which must start where `acc` ends (std::logic_error otherwise).
 void append_range(RangeResult& acc, RangeResult&& next);

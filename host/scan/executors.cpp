@@ -54,8 +54,20 @@ RangeResult integrate_chunk(const Executor& e, const RunConfig& rc, TrajectoryRa
                             std::vector<TrajectoryResult>& buf, DoneCounter* done) {
   const auto t0 = std::chrono::steady_clock::now();
   buf.resize(static_cast<std::size_t>(chunk.size()));
-  run_chunk(e.backend, rc.spec, chunk.first, chunk.size(), buf.data(), done);
-  RangeResult part = reduce_chunk(rc, chunk.first, buf.data(), chunk.size());
+  RangeResult part;
+  if (!rc.boundary.any()) {
+    run_chunk(e.backend, rc.spec, chunk.first, chunk.size(), buf.data(), done);
+    part = reduce_chunk(rc, chunk.first, buf.data(), chunk.size());
+  } else {
+    BoundaryCollect collect;
+    if (e.backend != Backend::cpu) throw UsageError(std::string("--backend cuda: ") + kBoundaryCpuOnly);
+    collect.map = rc.boundary.map ? &rc.boundary.spec : nullptr;
+    collect.recorded = recorded_in(rc.boundary, chunk.first, chunk.end);
+    collect.max_events = rc.boundary.max_events;
+    cpu::run_chunk_collecting(rc.spec, chunk.first, chunk.size(), buf.data(), collect, done);
+    part = reduce_chunk(rc, chunk.first, buf.data(), chunk.size());
+    add_boundary_outputs(part, rc, std::move(collect.counts), collect.recorded, collect.rows, collect.impacts);
+  }
   part.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return part;
 }

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "skipstone/boundary_map.hpp"
 #include "skipstone/collision.hpp"
 #include "skipstone/height_stats.hpp"
 #include "skipstone/result.hpp"
@@ -206,6 +207,7 @@ struct NoSlipStepper {
     if (pending) {
       const T err = impact();
       sink.on_event(t, x, st, nu);
+      report_impact(sink, table, last, t, x, st, nu);
       pending = false;
       if (!finite_state()) return finish(Status::non_finite);
       if (err > opt.energy_tolerance) return finish(Status::energy_drift);

@@ -1,0 +1,39 @@
+// The boundary-map outputs of a run (config section "outputs", docs/config.md "Outputs"): a
+// histogram of the Birkhoff coordinates of every impact of the scan (boundary_map) and the
+// impacts of chosen trajectories (boundary_events), for the 2D no-slip tables.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "skipstone/boundary_map.hpp"
+
+namespace skipstone {
+
+// The impacts a recorded trajectory keeps by default, and the most bytes boundary_events may
+// hold in memory (the rows of every recorded trajectory at its max_events_per_trajectory).
+constexpr std::uint64_t kDefaultBoundaryEvents = 1000;
+constexpr std::uint64_t kMaxBoundaryEventBytes = std::uint64_t(4) << 30;
+
+constexpr const char* kBoundaryCpuOnly =
+    "outputs.boundary_map and outputs.boundary_events are computed on the CPU backend only (for now); "
+    "allowed: --backend cpu or auto";
+
+struct BoundaryOutputs {
+  bool map = false;
+  BoundaryMapSpec spec{};
+  std::vector<std::string> coords;  // "s", "p" and maybe "spin", in this order
+  bool events = false;
+  std::uint64_t every = 0;             // record trajectories i with i % every == 0 (0: use indices)
+  std::vector<std::uint64_t> indices;  // or these, ascending
+  std::uint64_t max_events = kDefaultBoundaryEvents;
+  bool any() const { return map || events; }
+};
+
+// The offsets from `first` of the trajectories of [first, end) whose impacts are recorded, ascending.
+std::vector<std::uint64_t> recorded_in(const BoundaryOutputs& b, std::uint64_t first, std::uint64_t end);
+
+// Recorded trajectories of a scan of `count` trajectories.
+std::uint64_t recorded_count(const BoundaryOutputs& b, std::uint64_t count);
+
+}  // namespace skipstone

@@ -1,0 +1,114 @@
+// Config section "outputs": the boundary map (a histogram of the Birkhoff coordinates of every
+// impact) and the recorded impacts of chosen trajectories (docs/config.md, "Outputs").
+#include <algorithm>
+#include <string>
+
+#include "config_sections.hpp"
+
+namespace skipstone {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr std::uint64_t kMaxBoundaryBins = 100000000;  // bins of the whole map
+
+void read_boundary_map(JsonReader m, RunConfig& rc) {
+  const std::string path = m.path();
+  BoundaryOutputs& b = rc.boundary;
+  const json& coords = m.array("coords");
+  const std::vector<std::vector<std::string>> allowed = {{"s", "p"}, {"s", "p", "spin"}};
+  std::vector<std::string> names;
+  for (const json& c : coords)
+    if (c.is_string()) names.push_back(c.get<std::string>());
+  if (names.size() != coords.size() || std::find(allowed.begin(), allowed.end(), names) == allowed.end())
+    throw ConfigError(path + ".coords", "value " + show(coords) + " is not allowed; allowed: [\"s\", \"p\"] or [\"s\", \"p\", \"spin\"]");
+  b.coords = names;
+  b.spec.n_coords = static_cast<int>(names.size());
+  const json& bins = m.array("bins");
+  if (bins.size() != names.size())
+    throw ConfigError(path + ".bins", "expected " + std::to_string(names.size()) + " bin counts (one per coordinate), got " + show(bins));
+  std::uint64_t total = 1;
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    if (!bins[k].is_number_integer() || bins[k].get<std::int64_t>() < 1)
+      throw ConfigError(path + ".bins[" + std::to_string(k) + "]", "value " + show(bins[k]) + " is not allowed; allowed: an integer >= 1");
+    b.spec.bins[k] = bins[k].get<std::uint64_t>();
+    total *= std::min<std::uint64_t>(b.spec.bins[k], kMaxBoundaryBins + 1);
+    if (total > kMaxBoundaryBins)
+      throw ConfigError(path + ".bins", "value " + show(bins) + " has more than " + std::to_string(kMaxBoundaryBins) + " bins in all");
+  }
+  // s in [0, 1) and p in [-1, 1] by definition; spin / |u| has no bound: its range is required
+  b.spec.lo[0] = 0.0, b.spec.hi[0] = 1.0, b.spec.lo[1] = -1.0, b.spec.hi[1] = 1.0;
+  const bool has_spin = names.size() == 3;
+  if (m.has("ranges") || has_spin) {
+    const std::string rpath = path + ".ranges";
+    if (!m.has("ranges")) throw ConfigError(rpath, "required with the coordinate \"spin\": [[s_min, s_max], [p_min, p_max], [spin_min, spin_max]]");
+    const json& ranges = m.array("ranges");
+    if (ranges.size() != names.size()) throw ConfigError(rpath, "expected one [min, max] per coordinate, got " + show(ranges));
+    for (std::size_t k = 0; k < names.size(); ++k) {
+      const json& r = ranges[k];
+      const std::string kpath = rpath + "[" + std::to_string(k) + "]";
+      if (!r.is_array() || r.size() != 2 || !r[0].is_number() || !r[1].is_number() || !(r[1].get<double>() > r[0].get<double>()))
+        throw ConfigError(kpath, "value " + show(r) + " is not allowed; allowed: [min, max] with max > min");
+      b.spec.lo[k] = r[0].get<double>();
+      b.spec.hi[k] = r[1].get<double>();
+    }
+  }
+  m.finish();
+  b.map = true;
+  json resolved = {{"coords", names}, {"bins", bins}, {"ranges", json::array()}};
+  for (std::size_t k = 0; k < names.size(); ++k) resolved["ranges"].push_back({b.spec.lo[k], b.spec.hi[k]});
+  rc.resolved["outputs"]["boundary_map"] = resolved;
+}
+
+void read_boundary_events(JsonReader e, RunConfig& rc) {
+  const std::string path = e.path();
+  BoundaryOutputs& b = rc.boundary;
+  if (e.has("every") == e.has("indices"))
+    throw ConfigError(path, "expected exactly one of \"every\" (record trajectories 0, k, 2k, ...) and \"indices\" (a list)");
+  json resolved = json::object();
+  if (e.has("every")) {
+    b.every = e.integer("every", 1);
+    resolved["every"] = b.every;
+  } else {
+    const json& list = e.array("indices");
+    for (std::size_t k = 0; k < list.size(); ++k) {
+      const json& v = list[k];
+      if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::uint64_t>() >= rc.spec.count)
+        throw ConfigError(path + ".indices[" + std::to_string(k) + "]", "value " + show(v) + " is not allowed; allowed: a trajectory index 0.." +
+                                                                        std::to_string(rc.spec.count - 1));
+      b.indices.push_back(v.get<std::uint64_t>());
+    }
+    std::sort(b.indices.begin(), b.indices.end());
+    b.indices.erase(std::unique(b.indices.begin(), b.indices.end()), b.indices.end());
+    resolved["indices"] = b.indices;
+  }
+  b.max_events = e.integer_or("max_events_per_trajectory", kDefaultBoundaryEvents, 1);
+  resolved["max_events_per_trajectory"] = b.max_events;
+  e.finish();
+  b.events = true;
+  const double bytes = static_cast<double>(recorded_count(b, rc.spec.count)) * static_cast<double>(b.max_events) *
+                       static_cast<double>(boundary_event_columns(rc)) * 8.0;
+  if (bytes > static_cast<double>(kMaxBoundaryEventBytes))
+    throw ConfigError(path + ".max_events_per_trajectory",
+                      "the recorded impacts could take " + std::to_string(static_cast<std::uint64_t>(bytes / (1 << 20))) + " MiB (" +
+                          std::to_string(recorded_count(b, rc.spec.count)) + " trajectories x " + std::to_string(b.max_events) +
+                          " impacts), more than the " + std::to_string(kMaxBoundaryEventBytes >> 20) +
+                          " MiB allowed; record fewer trajectories (a larger \"every\") or fewer impacts each");
+  rc.resolved["outputs"]["boundary_events"] = resolved;
+}
+
+}  // namespace
+
+void read_outputs(JsonReader outputs, RunConfig& rc) {
+  outputs.only({"boundary_map", "boundary_events"});
+  const bool any = outputs.has("boundary_map") || outputs.has("boundary_events");
+  if (any && !(is_noslip(rc.spec.model) && rc.system.traits.dim == 2))
+    throw ConfigError(outputs.path() + (outputs.has("boundary_map") ? ".boundary_map" : ".boundary_events"),
+                      "computed for the 2D no-slip tables only (for now), not for system " + rc.system.name);
+  if (outputs.has("boundary_map")) read_boundary_map(outputs.object("boundary_map"), rc);
+  if (outputs.has("boundary_events")) read_boundary_events(outputs.object("boundary_events"), rc);
+  outputs.finish();
+}
+
+}  // namespace skipstone

@@ -1,0 +1,102 @@
+// Boundary (Birkhoff) coordinates of the impacts of a 2D no-slip trajectory, and the sink that
+// bins them (config outputs.boundary_map) and records them (outputs.boundary_events) while an
+// ensemble kernel runs (docs/config.md, "Outputs"). At an impact on part `part` of the wall at
+// the centre position x, with the state u, s after the collision:
+//   s_b  = table.boundary_parameter(x, part), the table's boundary_s in [0, 1);
+//   p    = u . tangent / |u|, tangent = -J nu: the sine of the angle between u and the normal;
+//   spin = s / |u|, the spin over the speed in the model's units.
+// Sinks without on_impact (the trace recorder, DiscardSink) are not called: runs without these
+// outputs compute nothing more.
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "skipstone/collision.hpp"
+#include "skipstone/hd.hpp"
+#include "skipstone/vec.hpp"
+
+namespace skipstone {
+
+constexpr int kBoundaryMaxCoords = 3;  // s, p, spin
+// Columns of a recorded impact in the kernel: event number (impacts counted from 1), t, s, p, spin.
+constexpr int kBoundaryEventFields = 5;
+
+// The bins of outputs.boundary_map: n_coords = 2 (s, p) or 3 (s, p, spin); bins of coordinate
+// k are [lo + i w, lo + (i + 1) w), w = (hi - lo) / bins, the last one closed at hi.
+struct BoundaryMapSpec {
+  int n_coords;
+  std::uint64_t bins[kBoundaryMaxCoords];
+  double lo[kBoundaryMaxCoords], hi[kBoundaryMaxCoords];
+};
+
+// Bins of the map (the product of bins); a count array holds one more, the impacts outside it.
+SKIPSTONE_HD SKIPSTONE_INLINE std::uint64_t boundary_bin_count(const BoundaryMapSpec& m) {
+  std::uint64_t n = 1;
+  for (int k = 0; k < m.n_coords; ++k) n *= m.bins[k];
+  return n;
+}
+
+// The flat bin (row-major, coordinate 0 slowest) of coordinates c, or boundary_bin_count(m) when a
+// coordinate is outside its range or not finite.
+SKIPSTONE_HD SKIPSTONE_INLINE std::uint64_t boundary_bin(const BoundaryMapSpec& m, const double* c) {
+  std::uint64_t flat = 0;
+  for (int k = 0; k < m.n_coords; ++k) {
+    if (!(c[k] >= m.lo[k] && c[k] <= m.hi[k])) return boundary_bin_count(m);
+    std::uint64_t i = static_cast<std::uint64_t>((c[k] - m.lo[k]) / (m.hi[k] - m.lo[k]) * static_cast<double>(m.bins[k]));
+    if (i >= m.bins[k]) i = m.bins[k] - 1;
+    flat = flat * m.bins[k] + i;
+  }
+  return flat;
+}
+
+// Whether a sink wants the impacts' boundary coordinates.
+template <class Sink, class = void>
+struct has_on_impact : std::false_type {};
+template <class Sink>
+struct has_on_impact<Sink, std::void_t<decltype(&Sink::on_impact)>> : std::true_type {};
+
+// Hands the boundary coordinates of the impact just made to a sink that has on_impact (2D
+// states only: the 3D no-slip models have no boundary map).
+template <class Sink, class Table, class V, class S>
+SKIPSTONE_HD SKIPSTONE_INLINE void report_impact(Sink& sink, const Table& table, int part, double t, V x, const S& st,
+                                                 V nu) {
+  if constexpr (has_on_impact<Sink>::value && std::is_same_v<S, State2DT<scalar_of<V>>>) {
+    const double ux = st.u.x, uy = st.u.y;
+    const double speed = sqrt(ux * ux + uy * uy);
+    const double s = table.boundary_parameter(Vec2{static_cast<double>(x.x), static_cast<double>(x.y)}, part);
+    const double p = (ux * static_cast<double>(nu.y) - uy * static_cast<double>(nu.x)) / speed;
+    sink.on_impact(t, s, p, static_cast<double>(st.s) / speed);
+  }
+}
+
+// Bins every impact into `counts` (boundary_bin_count + 1 entries, null: no map) and records the
+// first `capacity` impacts into `rows` (kBoundaryEventFields each, null: none); `impacts` counts
+// them all.
+struct BoundarySink {
+  const BoundaryMapSpec* map = nullptr;
+  std::uint64_t* counts = nullptr;
+  double* rows = nullptr;
+  std::uint64_t capacity = 0;
+  std::uint64_t impacts = 0;
+
+  template <class V, class S>
+  SKIPSTONE_HD void on_event(double, V, const S&, V) {}
+  template <class T>
+  SKIPSTONE_HD void on_step(T, const T*) {}
+  SKIPSTONE_HD void on_impact(double t, double s, double p, double spin) {
+    const double c[kBoundaryMaxCoords] = {s, p, spin};
+    if (counts) ++counts[boundary_bin(*map, c)];
+    if (rows && impacts < capacity) {
+      double* row = rows + kBoundaryEventFields * impacts;
+      row[0] = static_cast<double>(impacts + 1);
+      row[1] = t;
+      row[2] = s;
+      row[3] = p;
+      row[4] = spin;
+    }
+    ++impacts;
+  }
+};
+
+}  // namespace skipstone
