@@ -119,7 +119,9 @@ TEST_F(BoundaryMapTest, SpecularDiscKeepsPAlongEachTrajectory) {
   for (std::size_t k = 1; k < shape[0]; ++k) {
     const double* row = &rows[8 * k];
     const double* prev = row - 8;
-    if (row[0] == prev[0]) EXPECT_NEAR(row[6], prev[6], kPTolerance) << "trajectory " << row[0] << " event " << row[3];
+    if (row[0] == prev[0]) {
+      EXPECT_NEAR(row[6], prev[6], kPTolerance) << "trajectory " << row[0] << " event " << row[3];
+    }
   }
 }
 
@@ -136,6 +138,50 @@ TEST_F(BoundaryMapTest, CoordinatesLieInTheirRanges) {
     EXPECT_LE(std::fabs(row[6]), 1.0);
     EXPECT_TRUE(std::isfinite(row[7]));
     EXPECT_EQ(row[3], static_cast<double>(k % 60 + 1));  // impacts numbered from 1 in each trajectory
+  }
+}
+
+// A rolling table records its edge entries: the first one of a flight from (x0, y0) with
+// velocity (1, v2) is where the straight chord meets the circle, s = its angle / 2 pi and
+// p = v2 / |v| in the wall's frame (the tangent counterclockwise), computed here from the chord;
+// every trajectory has one entry per completed passage, and one more when it ends on the edge.
+TEST_F(BoundaryMapTest, RollingDiscRecordsItsEdgeEntries) {
+  constexpr double kFirstEntry = 1e-12, kX0 = 0.2, kY0 = -0.1, kS12 = 0.3;
+  const fs::path cfg = write_config("roll3.json", R"({"system": "roll3:disc",
+      "parameters": {"R": 1.0, "r": 0.1, "eta": 0.5},
+      "initial": {"x1": 0.2, "x2": -0.1, "v1": 1.0, "S12": 0.3},
+      "scan": {"type": "grid", "axes": [{"param": "v2", "min": -0.8, "max": 0.8, "n": 5}]},
+      "stop": {"max_events": 12, "t_max": 40.0}, "observables": ["status", "events"],
+      "outputs": {"boundary_map": {"coords": ["s", "p"], "bins": [8, 4]},
+                  "boundary_events": {"every": 1, "max_events_per_trajectory": 100}}})");
+  ASSERT_EQ(run(cfg, dir_ / "out", "--backend cpu").rc, 0);
+  std::vector<std::size_t> shape;
+  const std::vector<double> rows = npy_values<double>(dir_ / "out" / "boundary_events.npy", &shape);
+  ASSERT_EQ(shape.at(1), 7u);  // trajectory, v2, event, t, s, p, spin/speed
+  const std::vector<std::uint64_t> events = npy_values<std::uint64_t>(dir_ / "out" / "events.npy");
+  const std::vector<std::uint64_t> counts = npy_values<std::uint64_t>(dir_ / "out" / "boundary_map.npy");
+  std::uint64_t binned = 0;
+  for (std::uint64_t c : counts) binned += c;
+  EXPECT_EQ(binned, shape[0]);  // every entry inside the map's default ranges
+  std::vector<int> entries(5, 0);
+  for (std::size_t k = 0; k < shape[0]; ++k) {
+    const double* row = &rows[7 * k];
+    const int traj = static_cast<int>(row[0]);
+    if (entries[traj]++ > 0) continue;
+    const double v2 = row[1], uu = 1.0 + v2 * v2, b = kX0 + kY0 * v2, c = 1.0 - kX0 * kX0 - kY0 * kY0;
+    const double t = (std::sqrt(b * b + uu * c) - b) / uu;
+    const double px = kX0 + t, py = kY0 + v2 * t;
+    double s = std::atan2(py, px) / (2.0 * M_PI);
+    if (s < 0.0) s += 1.0;
+    EXPECT_NEAR(row[3], t, kFirstEntry) << traj;
+    EXPECT_NEAR(row[4], s, kFirstEntry) << traj;
+    EXPECT_NEAR(row[5], (px * v2 - py * 1.0) / std::sqrt(uu), kFirstEntry) << traj;
+    EXPECT_NEAR(row[6], kS12 / std::sqrt(uu), kFirstEntry) << traj;
+  }
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_GE(static_cast<std::uint64_t>(entries[i]), events[i]) << i;
+    EXPECT_LE(static_cast<std::uint64_t>(entries[i]), events[i] + 1) << i;
+    EXPECT_GT(events[i], 0u) << i;
   }
 }
 

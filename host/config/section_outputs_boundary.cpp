@@ -103,9 +103,12 @@ void read_boundary_events(JsonReader e, RunConfig& rc) {
 void read_outputs(JsonReader outputs, RunConfig& rc) {
   outputs.only({"boundary_map", "boundary_events"});
   const bool any = outputs.has("boundary_map") || outputs.has("boundary_events");
-  if (any && !(is_noslip(rc.spec.model) && rc.system.traits.dim == 2))
+  const ModelKind m = rc.spec.model;
+  const bool rolling_table = m == ModelKind::roll_disc || m == ModelKind::roll3_table || m == ModelKind::roll4_table;
+  if (any && !((is_noslip(m) && rc.system.traits.dim == 2) || rolling_table))
     throw ConfigError(outputs.path() + (outputs.has("boundary_map") ? ".boundary_map" : ".boundary_events"),
-                      "computed for the 2D no-slip tables only (for now), not for system " + rc.system.name);
+                      "computed for the 2D no-slip tables and the rolling tables (roll4:disc, roll3:<table>, "
+                      "roll4:<table>) only, not for system " + rc.system.name);
   if (outputs.has("boundary_map")) read_boundary_map(outputs.object("boundary_map"), rc);
   if (outputs.has("boundary_events")) read_boundary_events(outputs.object("boundary_events"), rc);
   outputs.finish();

@@ -23,6 +23,7 @@
 #include "skipstone/rolling/disc_output.hpp"
 #include "skipstone/rolling/disc_transversal.hpp"
 #include "skipstone/rolling/table_roll.hpp"
+#include "skipstone/tables/disc.hpp"
 
 namespace skipstone {
 
@@ -89,6 +90,9 @@ struct DiscWall {
     sys = {T(-1) / R, m.r, m.eta, m.G, sqrt(k1), k2};
   }
 
+  SKIPSTONE_HD double boundary_parameter(const PlateStateT<T>& s, int) const {
+    return DiscTable(R).boundary_parameter(Vec2{s.p.x, s.p.y}, 0);
+  }
   SKIPSTONE_HD T edge_height(const Sys&, const T* y) const { return y[9]; }
   SKIPSTONE_HD DiscRow edge_row(const Sys&, const T* y, T r) const { return rim_row(y, theta, R, r); }
   SKIPSTONE_HD double passage_arc(const Sys&, const T* y) const { return y[5]; }

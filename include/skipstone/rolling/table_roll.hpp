@@ -33,12 +33,16 @@
 // t_max). A "rim_entry" start enters the edge at once and the run is that one passage (status
 // exited).
 //
+// A sink with on_impact (outputs.boundary_map, boundary_events) gets the boundary coordinates of
+// every edge entry after a flight (report_entry).
+//
 // Sink (trace): on_event(t, x, (u, w), nu) at the start and at every edge entry with the ambient
 // state (disc_output.hpp: plate rows), at every integrator step on N^c (the exit included) with
 // the frame state (the wall's edge rows), and at the end; a sink that asks for samples (trace
 // --sample) also gets on_sample rows at its sample times (disc_output.hpp says how they are
 // exact stops).
 #pragma once
+#include "skipstone/boundary_map.hpp"
 #include "skipstone/height_stats.hpp"
 #include "skipstone/result.hpp"
 #include "skipstone/rolling/disc_junction.hpp"
@@ -138,6 +142,7 @@ struct TableRollRun {
   bool on_plate;        // false once the run has stopped on N^c (t_max, a failure)
   bool single_passage;  // the run is one passage (a rim_entry start)
   double t_entry;       // when the current passage started
+  double entry_s;       // the wall's boundary parameter where it started
   int exit_side;
   double exit_time, exit_arc;
 
@@ -223,6 +228,7 @@ struct TableRollRun {
       return false;
     }
     enter(part, y);
+    report_entry(sink, y);
     return true;
   }
 
@@ -302,7 +308,19 @@ struct TableRollRun {
 
   SKIPSTONE_HD void enter(int part, T* y) {
     t_entry = t;
+    entry_s = wall.boundary_parameter(s, part);
     wall.enter(s, part, m, k1_target, k2_target, sys, y);
+  }
+
+  // The boundary coordinates of an edge entry, for a sink that bins them (boundary_map.hpp): the
+  // wall's boundary parameter of the entry point, v2 / |v| and S12 / |v| with v = (v1, v2) the
+  // velocity in the plate.
+  template <class Sink>
+  SKIPSTONE_HD void report_entry(Sink& sink, const T* y) const {
+    if constexpr (has_on_impact<Sink>::value) {
+      const double v1 = y[0], v2 = y[1], speed = sqrt(v1 * v1 + v2 * v2);
+      sink.on_impact(t, entry_s, v2 / speed, double(y[2]) / speed);
+    }
   }
 };
 

@@ -82,6 +82,10 @@ struct TableWall {
     y[5] = q_piece = forward ? sys.arc.q_lo : sys.arc.q_hi;
   }
 
+  SKIPSTONE_HD double boundary_parameter(const PlateState& s, int part) const {
+    return table.boundary_parameter(s.p, part);
+  }
+
   SKIPSTONE_HD double edge_height(const Sys& sys, const double* y) const {
     if constexpr (N == 6) return sys.centre_height(y);
     return y[9];
