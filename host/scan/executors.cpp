@@ -6,8 +6,11 @@
 #include <exception>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #include "backends.hpp"
+#include "chunk_pipeline.hpp"
+#include "cpu_engine.hpp"
 #include "config_error.hpp"
 
 namespace skipstone {
@@ -50,12 +53,15 @@ void bind_to_device(const Executor& e) {
   if (e.backend == Backend::cuda) cuda::set_device(e.device);
 }
 
-RangeResult integrate_chunk(const Executor& e, const RunConfig& rc, TrajectoryRange chunk,
-                            std::vector<TrajectoryResult>& buf, DoneCounter* done) {
+std::unique_ptr<ChunkEngine> make_engine(const Executor& e, const RunConfig& rc) {
+  if (e.backend == Backend::cuda) return cuda::make_engine(rc.spec, column_requests(rc));
+  return make_cpu_engine(rc.spec, column_requests(rc));
+}
+
+RangeResult integrate_chunk(ChunkEngine& engine, const RunConfig& rc, TrajectoryRange chunk, DoneCounter* done) {
   const auto t0 = std::chrono::steady_clock::now();
-  buf.resize(static_cast<std::size_t>(chunk.size()));
-  run_chunk(e.backend, rc.spec, chunk.first, chunk.size(), buf.data(), done);
-  RangeResult part = reduce_chunk(rc, chunk.first, buf.data(), chunk.size());
+  engine.submit(0, chunk.first, chunk.size(), done);
+  RangeResult part = reduce_columns(rc, chunk.first, engine.wait(0));
   part.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return part;
 }
@@ -65,13 +71,19 @@ namespace {
 void run_worker(const Executor& e, const RunConfig& rc, ChunkQueue& queue, ResultCollector& collector,
                 const std::function<void()>& between_chunks) {
   bind_to_device(e);
-  std::vector<TrajectoryResult> buf;
-  for (;;) {
-    if (between_chunks) between_chunks();
-    const std::optional<TrajectoryRange> chunk = queue.next();
-    if (!chunk) return;
-    collector.add(integrate_chunk(e, rc, *chunk, buf, &collector.done()));
-  }
+  const std::unique_ptr<ChunkEngine> engine = make_engine(e, rc);
+  run_pipeline(
+      *engine,
+      [&] {
+        if (between_chunks) between_chunks();
+        return queue.next();
+      },
+      [&](TrajectoryRange chunk, const ColumnsView& columns, double seconds) {
+        RangeResult part = reduce_columns(rc, chunk.first, columns);
+        part.wall_seconds = seconds;
+        collector.add(std::move(part));
+      },
+      &collector.done());
 }
 
 }  // namespace
