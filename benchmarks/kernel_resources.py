@@ -3,7 +3,7 @@
 Compiles kernels/ensemble_cuda.cu for sm_90 as CMakeLists.txt does, with `-Xptxas -v`, and
 reads ptxas's report for every kernel variant (simulate.hpp: Variant, one kernel per model,
 table and precision; the names of the enum values are read from the headers): registers per thread, stack frame, spill stores and loads. From the
-registers and the block size of Thrust's transform (256 threads) it computes the
+registers and the kernels' block size (kBlockThreads in ensemble_cuda.cu, 256 threads) it computes the
 register-limited occupancy on an sm_90 multiprocessor (65536 registers, at most 64 resident
 warps, registers allocated per warp in units of 256). This needs nvcc, not a GPU; it is a
 static figure, not Nsight's achieved occupancy (scripts/gpu_check.sh records that where ncu
@@ -19,7 +19,7 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BLOCK_THREADS = 256  # cub transform prefetch_policy_t<256>, seen in the kernel names
+BLOCK_THREADS = 256  # kBlockThreads of kernels/ensemble_cuda.cu, also its __launch_bounds__
 
 
 def enum_names(header, enum):
