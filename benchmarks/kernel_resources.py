@@ -58,11 +58,12 @@ def occupancy(registers, block_threads=BLOCK_THREADS):
 
 
 def variant_of(name):
-    m = re.search(r"Variant.*?ModelKindE(\d+)E.*?TableKindE(\d+)E.*?PrecisionE(\d+)E.*?GravityKindE(\d+)E", name)
+    m = re.search(r"Variant.*?ModelKindE(\d+)E.*?TableKindE(\d+)E.*?PrecisionE(\d+)E.*?GravityKindE(\d+)E(?:Lb([01])E)?", name)
     if not m:
         return None
-    mk, tk, pk, gk = (int(x) for x in m.groups())
-    return {"model": MODELS[mk], "table": TABLES[tk], "precision": PRECISIONS[pk], "gravity": GRAVITY[gk]}
+    mk, tk, pk, gk = (int(x) for x in m.groups()[:4])
+    return {"model": MODELS[mk], "table": TABLES[tk], "precision": PRECISIONS[pk], "gravity": GRAVITY[gk],
+            "lyapunov": m.group(5) == "1"}
 
 
 def main():
@@ -110,7 +111,7 @@ def main():
     variants = [k for k in kernels if k["variant"] and "registers" in k]
     for k in variants:
         print(f"{k['variant']['model']:>22} {k['variant']['table']:>9} {k['variant']['precision']:>6} "
-              f"{k['variant']['gravity']:>4}: "
+              f"{k['variant']['gravity']:>4}{' lyapunov' if k['variant']['lyapunov'] else ''}: "
               f"{k['registers']:3d} registers, stack {k.get('stack_bytes', 0)} B, spills "
               f"{k.get('spill_store_bytes', 0)}/{k.get('spill_load_bytes', 0)} B, occupancy "
               f"{100 * k['occupancy']:.1f}%", file=sys.stderr)
