@@ -48,7 +48,8 @@ SKIPSTONE_HD SKIPSTONE_INLINE double observable_value(ObservableId id, const Tra
   return nan;
 }
 
-// One requested observable: which, and how many values per trajectory.
+// One requested observable: which, and how many values per trajectory (3 for annulus_axis,
+// kLyapunovSpectrumLength for lyapunov_spectrum, else 1).
 struct ColumnRequest {
   ObservableId id;
   std::int32_t length;
@@ -62,6 +63,15 @@ struct ColumnsView {
   const double* const* columns = nullptr;
 };
 
+// The `M` values of vector observable `id` of trajectory i into its column. M is a constant so
+// that the components are read at fixed offsets: an index known only at run time would make a
+// GPU thread keep its whole TrajectoryResult in local memory.
+template <int M>
+SKIPSTONE_HD SKIPSTONE_INLINE void write_vector(ObservableId id, const TrajectoryResult& r, std::uint64_t i,
+                                                double* column) {
+  for (int k = 0; k < M; ++k) column[i * M + k] = observable_value(id, r, k);
+}
+
 // Writes trajectory i's columns (shared by the CPU packer and the CUDA kernel).
 SKIPSTONE_HD SKIPSTONE_INLINE void write_columns(const TrajectoryResult& r, std::uint64_t i, int count,
                                                  const ColumnRequest* requests, double* const* columns,
@@ -69,8 +79,10 @@ SKIPSTONE_HD SKIPSTONE_INLINE void write_columns(const TrajectoryResult& r, std:
   status[i] = static_cast<std::uint8_t>(r.status);
   events[i] = r.events;
   for (int c = 0; c < count; ++c) {
-    const int m = requests[c].length;
-    for (int k = 0; k < m; ++k) columns[c][i * static_cast<std::uint64_t>(m) + k] = observable_value(requests[c].id, r, k);
+    const ObservableId id = requests[c].id;
+    if (id == ObservableId::annulus_axis) write_vector<3>(id, r, i, columns[c]);
+    else if (id == ObservableId::lyapunov_spectrum) write_vector<kLyapunovSpectrumLength>(id, r, i, columns[c]);
+    else columns[c][i] = observable_value(id, r, 0);
   }
 }
 
