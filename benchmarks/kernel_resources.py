@@ -79,7 +79,7 @@ def main():
     nvcc = shutil.which(a.nvcc) or a.nvcc
     cccl = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(nvcc))), "include", "cccl")  # CUDA_ROOT/include/cccl
     cmd = [nvcc, "-std=c++17", "-O3", "-DNDEBUG", "--expt-relaxed-constexpr", "-Xcudafe", "--diag_suppress=20012",
-           "-DTHRUST_FORCE_64_BIT_OFFSET_TYPE", f"-arch={a.arch}", "-Xptxas", "-v", "-I", os.path.join(ROOT, "include"),
+           f"-arch={a.arch}", "-Xptxas", "-v", "-I", os.path.join(ROOT, "include"),
            "-I", os.path.join(ROOT, "kernels"), "-I", cccl, "-c", os.path.join(ROOT, "kernels", "ensemble_cuda.cu"),
            "-o", os.devnull]
     t0 = time.perf_counter()
