@@ -3,7 +3,7 @@
 Compiles kernels/ensemble_cuda.cu for sm_90 as CMakeLists.txt does, with `-Xptxas -v`, and
 reads ptxas's report for every kernel variant (simulate.hpp: Variant, one kernel per model,
 table and precision; the names of the enum values are read from the headers): registers per thread, stack frame, spill stores and loads. From the
-registers and the block size of Thrust's transform (256 threads) it computes the
+registers and the kernels' block size (kBlockThreads in ensemble_cuda.cu, 256 threads) it computes the
 register-limited occupancy on an sm_90 multiprocessor (65536 registers, at most 64 resident
 warps, registers allocated per warp in units of 256). This needs nvcc, not a GPU; it is a
 static figure, not Nsight's achieved occupancy (scripts/gpu_check.sh records that where ncu
@@ -19,7 +19,7 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BLOCK_THREADS = 256  # cub transform prefetch_policy_t<256>, seen in the kernel names
+BLOCK_THREADS = 256  # kBlockThreads of kernels/ensemble_cuda.cu, also its __launch_bounds__
 
 
 def enum_names(header, enum):
@@ -58,11 +58,12 @@ def occupancy(registers, block_threads=BLOCK_THREADS):
 
 
 def variant_of(name):
-    m = re.search(r"Variant.*?ModelKindE(\d+)E.*?TableKindE(\d+)E.*?PrecisionE(\d+)E.*?GravityKindE(\d+)E", name)
+    m = re.search(r"Variant.*?ModelKindE(\d+)E.*?TableKindE(\d+)E.*?PrecisionE(\d+)E.*?GravityKindE(\d+)E(?:Lb([01])E)?", name)
     if not m:
         return None
-    mk, tk, pk, gk = (int(x) for x in m.groups())
-    return {"model": MODELS[mk], "table": TABLES[tk], "precision": PRECISIONS[pk], "gravity": GRAVITY[gk]}
+    mk, tk, pk, gk = (int(x) for x in m.groups()[:4])
+    return {"model": MODELS[mk], "table": TABLES[tk], "precision": PRECISIONS[pk], "gravity": GRAVITY[gk],
+            "lyapunov": m.group(5) == "1"}
 
 
 def main():
@@ -78,7 +79,7 @@ def main():
     nvcc = shutil.which(a.nvcc) or a.nvcc
     cccl = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(nvcc))), "include", "cccl")  # CUDA_ROOT/include/cccl
     cmd = [nvcc, "-std=c++17", "-O3", "-DNDEBUG", "--expt-relaxed-constexpr", "-Xcudafe", "--diag_suppress=20012",
-           "-DTHRUST_FORCE_64_BIT_OFFSET_TYPE", f"-arch={a.arch}", "-Xptxas", "-v", "-I", os.path.join(ROOT, "include"),
+           f"-arch={a.arch}", "-Xptxas", "-v", "-I", os.path.join(ROOT, "include"),
            "-I", os.path.join(ROOT, "kernels"), "-I", cccl, "-c", os.path.join(ROOT, "kernels", "ensemble_cuda.cu"),
            "-o", os.devnull]
     t0 = time.perf_counter()
@@ -110,7 +111,7 @@ def main():
     variants = [k for k in kernels if k["variant"] and "registers" in k]
     for k in variants:
         print(f"{k['variant']['model']:>22} {k['variant']['table']:>9} {k['variant']['precision']:>6} "
-              f"{k['variant']['gravity']:>4}: "
+              f"{k['variant']['gravity']:>4}{' lyapunov' if k['variant']['lyapunov'] else ''}: "
               f"{k['registers']:3d} registers, stack {k.get('stack_bytes', 0)} B, spills "
               f"{k.get('spill_store_bytes', 0)}/{k.get('spill_load_bytes', 0)} B, occupancy "
               f"{100 * k['occupancy']:.1f}%", file=sys.stderr)

@@ -148,11 +148,13 @@ def kernels_section(k):
          "Stack: local memory per thread (the scan point's parameter array, indexed at run time, and the "
          "integrator's arrays); spills: registers stored to local memory.", "",
          "Gravity: `any` is the kernel of no-slip scans with gravity somewhere (and of the rolling models), `none` "
-         "the one of no-slip scans with g = 0 everywhere (compiled without the gravity code).", "",
-         "| Model | Table | Precision | Gravity | Registers | Stack (B) | Spill stores / loads (B) | Occupancy |",
-         "|---|---|---|---|---|---|---|---|"]
+         "the one of no-slip scans with g = 0 everywhere (compiled without the gravity code). Lyapunov: the "
+         "kernel of scans that ask for Lyapunov exponents (carrying tangent vectors).", "",
+         "| Model | Table | Precision | Gravity | Lyapunov | Registers | Stack (B) | Spill stores / loads (B) | Occupancy |",
+         "|---|---|---|---|---|---|---|---|---|"]
     for r in k["kernels"]:
-        L.append(f"| {r['model']} | {r['table']} | {r['precision']} | {r.get('gravity', 'any')} | {r['registers']} | "
+        L.append(f"| {r['model']} | {r['table']} | {r['precision']} | {r.get('gravity', 'any')} | "
+                 f"{'yes' if r.get('lyapunov') else 'no'} | {r['registers']} | "
                  f"{r['stack_bytes']} | "
                  f"{r['spill_store_bytes']} / {r['spill_load_bytes']} | {100 * r['occupancy']:.1f}% |")
     L.append("")

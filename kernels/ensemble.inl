@@ -1,8 +1,8 @@
-// The ensemble kernel: trajectory index -> TrajectoryResult for a contiguous chunk of a scan,
-// written once and compiled twice (ensemble_cpu.cpp: Thrust OpenMP system; ensemble_cuda.cu:
-// Thrust CUDA system, with 64-bit indices: THRUST_FORCE_64_BIT_OFFSET_TYPE), and instantiated
-// once per model variant. Initial conditions are generated inside the kernel from the index;
-// the only per-trajectory memory traffic is the result write.
+// The one-trajectory ensemble kernel of the CPU backend: trajectory index -> TrajectoryResult for
+// a contiguous chunk of a scan on Thrust's OpenMP system (ensemble_cpu.cpp; the CUDA backend
+// launches its own kernel, ensemble_cuda.cu), instantiated once per model variant. Initial
+// conditions are generated inside the kernel from the index; the only per-trajectory memory
+// traffic is the result write.
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/transform.h>
 
@@ -11,9 +11,6 @@
 namespace skipstone {
 namespace kernels_detail {
 
-// The spec is read where it lies (device memory for CUDA), not carried by value: a by-value
-// spec is a kernel parameter whose address is taken, which gives every GPU thread a private
-// ~1 KB copy in local memory.
 template <class V>
 struct SimulateTrajectory {
   const ScanSpec* spec;
@@ -24,12 +21,11 @@ struct SimulateTrajectory {
   }
 };
 
-// One kernel per model variant (simulate.hpp: Variant), chosen here on the host from `spec`;
-// `spec_for_kernel` is the same spec in memory the kernel can read. The chunk runs as launches
-// of at most `piece` trajectories in index order: launch k on policy_of(k), then after(n) with
-// its size n (where the backends count finished trajectories).
+// One kernel per model variant (simulate.hpp: Variant), chosen here from `spec`; the chunk runs
+// as launches of at most `piece` trajectories in index order: launch k on policy_of(k), then
+// after(n) with its size n (where the backend counts finished trajectories).
 template <class PolicyOf, class OutIt, class After>
-void transform_chunk(PolicyOf&& policy_of, const ScanSpec& spec, const ScanSpec* spec_for_kernel, std::uint64_t first,
+void transform_chunk(PolicyOf&& policy_of, const ScanSpec& spec, std::uint64_t first,
                      std::uint64_t count, OutIt out, std::uint64_t piece, After&& after) {
   thrust::counting_iterator<std::uint64_t> begin(0);
   visit_variant(spec, [&](auto v) {
@@ -37,7 +33,7 @@ void transform_chunk(PolicyOf&& policy_of, const ScanSpec& spec, const ScanSpec*
     for (std::uint64_t at = 0; at < count; at += piece, ++k) {
       const std::uint64_t n = count - at < piece ? count - at : piece;
       thrust::transform(policy_of(k), begin + at, begin + at + n, out + at,
-                        SimulateTrajectory<decltype(v)>{spec_for_kernel, first});
+                        SimulateTrajectory<decltype(v)>{&spec, first});
       after(n);
     }
   });

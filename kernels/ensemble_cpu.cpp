@@ -152,7 +152,7 @@ void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, T
   else if (lanes == Lanes::round_wall)
     run_round_wall_lanes<double>(spec, first, count, out, done);
   else
-    kernels_detail::transform_chunk([](std::uint64_t) { return thrust::omp::par; }, spec, &spec, first, count, out,
+    kernels_detail::transform_chunk([](std::uint64_t) { return thrust::omp::par; }, spec, first, count, out,
                                     kPiecePerThread * static_cast<std::uint64_t>(omp_get_max_threads()),
                                     [done](std::uint64_t n) { count_done(done, n); });
 }

@@ -1,20 +1,24 @@
-// CUDA backend: the same ensemble kernel on Thrust's CUDA system. Every CUDA call is checked
-// and a failure throws std::runtime_error naming the file, line and CUDA error. When progress is
-// counted, a chunk runs as bounded launches alternating between two streams, so that one
-// launch's slowest trajectories overlap the next launch instead of idling the device; the host
-// counts each launch as done when its event completes.
+// CUDA backend: the ensemble kernel, one trajectory per thread, one kernel per model variant
+// (simulate.hpp: Variant) launched on an exact grid of kBlockThreads-thread blocks. The spec is
+// a __grid_constant__ kernel parameter (read in place from parameter memory, no per-thread
+// copy); the kernel writes only the requested observables' columns (observable_columns.hpp).
+// The chunk engine keeps, per slot, device and pinned host buffers reused across chunks and a
+// stream, so that one chunk's kernel runs while the host reduces the previous one. Every CUDA
+// call is checked and a failure throws std::runtime_error naming the file, line and CUDA error.
 #include <cuda_runtime.h>
-#include <thrust/copy.h>
-#include <thrust/device_vector.h>
-#include <thrust/system/cuda/execution_policy.h>
 
 #include <sstream>
+#include <array>
+#include <memory>
 #include <stdexcept>
-#include <utility>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include "backends.hpp"
-#include "ensemble.inl"
+#include "chunk_engine.hpp"
+#include "skipstone/observable_columns.hpp"
+#include "skipstone/simulate.hpp"
 
 #define SKIPSTONE_CUDA_TRY(call)                                                                      \
   do {                                                                                                \
@@ -90,65 +94,184 @@ std::uint64_t free_device_memory() {
   return free_b;
 }
 
+std::uint64_t resident_threads() {
+  int dev = 0, sms = 0, threads = 0;
+  SKIPSTONE_CUDA_TRY(cudaGetDevice(&dev));
+  SKIPSTONE_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  SKIPSTONE_CUDA_TRY(cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
+  return static_cast<std::uint64_t>(sms) * static_cast<std::uint64_t>(threads);
+}
+
 namespace {
 
-// Trajectories per launch when progress is counted: a few times what the largest GPUs hold
-// resident at once, so that launches stay long next to their tails and their launch cost.
-constexpr std::uint64_t kLaunchPiece = std::uint64_t{1} << 22;
+// Threads per block of every kernel variant (and its __launch_bounds__).
+constexpr int kBlockThreads = 256;
 
-// Two streams and the events that mark the end of each launch, released on every path.
-class Launches {
+// Where a launch writes: the requested columns, or (whole != nullptr) whole results.
+struct KernelOutput {
+  std::int32_t count = 0;
+  ColumnRequest requests[kObservableCount];
+  double* columns[kObservableCount];
+  std::uint8_t* status = nullptr;
+  std::uint64_t* events = nullptr;
+  TrajectoryResult* whole = nullptr;
+};
+
+// Both are kernel parameters, copied bytewise into parameter memory, within the 4 KB that
+// every CUDA version allows a launch's parameters.
+static_assert(std::is_trivially_copyable_v<ScanSpec> && std::is_trivially_copyable_v<KernelOutput>,
+              "kernel parameters must be trivially copyable");
+static_assert(sizeof(ScanSpec) + sizeof(KernelOutput) + 2 * sizeof(std::uint64_t) <= 4096,
+              "kernel parameters exceed 4 KB");
+
+template <class V>
+__global__ void __launch_bounds__(kBlockThreads)
+    ensemble_kernel(const __grid_constant__ ScanSpec spec, std::uint64_t first, std::uint64_t n,
+                    const __grid_constant__ KernelOutput out) {
+  const std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * kBlockThreads + threadIdx.x;
+  if (i >= n) return;
+  DiscardSink sink;
+  const TrajectoryResult r = simulate_variant<V>(spec, first + i, sink);
+  if (out.whole) out.whole[i] = r;
+  else write_columns(r, i, out.count, out.requests, out.columns, out.status, out.events);
+}
+
+// Trajectories [first, first + n) of spec's variant on `stream`.
+void launch(const ScanSpec& spec, std::uint64_t first, std::uint64_t n, const KernelOutput& out, cudaStream_t stream) {
+  if (n == 0) return;
+  const std::uint64_t blocks = (n + kBlockThreads - 1) / kBlockThreads;
+  if (blocks > 0x7fffffffu) throw std::runtime_error("CUDA backend: a chunk of " + std::to_string(n) + " trajectories needs more blocks than a grid holds");
+  visit_variant(spec, [&](auto v) {
+    ensemble_kernel<decltype(v)><<<static_cast<unsigned>(blocks), kBlockThreads, 0, stream>>>(spec, first, n, out);
+  });
+  SKIPSTONE_CUDA_TRY(cudaGetLastError());
+}
+
+// Device memory released on every path.
+struct DeviceBytes {
+  void* p = nullptr;
+  explicit DeviceBytes(std::size_t bytes) { SKIPSTONE_CUDA_TRY(cudaMalloc(&p, bytes ? bytes : 1)); }
+  ~DeviceBytes() { cudaFree(p); }
+  DeviceBytes(const DeviceBytes&) = delete;
+  DeviceBytes& operator=(const DeviceBytes&) = delete;
+};
+
+// One slot of the engine: a stream, the event that ends its chunk, and device and pinned host
+// buffers of `capacity` trajectories laid out alike: the columns in request order, then the
+// events, then the statuses.
+class Slot {
  public:
-  Launches() {
-    for (cudaStream_t& s : streams_) SKIPSTONE_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  explicit Slot(const std::vector<ColumnRequest>& requests) : requests_(requests) {
+    SKIPSTONE_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    SKIPSTONE_CUDA_TRY(cudaEventCreateWithFlags(&end_, cudaEventDisableTiming));
   }
-  ~Launches() {
-    cudaDeviceSynchronize();
-    for (auto& e : ends_) cudaEventDestroy(e.first);
-    for (cudaStream_t s : streams_) cudaStreamDestroy(s);
+  ~Slot() {
+    cudaStreamSynchronize(stream_);
+    release();
+    cudaEventDestroy(end_);
+    cudaStreamDestroy(stream_);
   }
-  Launches(const Launches&) = delete;
-  Launches& operator=(const Launches&) = delete;
-  cudaStream_t stream(std::uint64_t k) const { return streams_[k % 2]; }
-  // Marks the end of launch k, of n trajectories.
-  void ended(std::uint64_t k, std::uint64_t n) {
-    cudaEvent_t e;
-    SKIPSTONE_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-    ends_.emplace_back(e, n);
-    SKIPSTONE_CUDA_TRY(cudaEventRecord(e, stream(k)));
-  }
-  // Waits for every launch in order, adding each one's trajectories to *done.
-  void count_into(DoneCounter* done) {
-    for (const auto& [e, n] : ends_) {
-      SKIPSTONE_CUDA_TRY(cudaEventSynchronize(e));
-      done->fetch_add(n, std::memory_order_relaxed);
+  Slot(const Slot&) = delete;
+  Slot& operator=(const Slot&) = delete;
+
+  void submit(const ScanSpec& spec, std::uint64_t first, std::uint64_t n, DoneCounter* done) {
+    SKIPSTONE_CUDA_TRY(cudaStreamSynchronize(stream_));  // the slot's previous chunk was waited for
+    reserve(n);
+    KernelOutput out;
+    out.count = static_cast<std::int32_t>(requests_.size());
+    std::uint64_t at = 0;
+    for (std::size_t c = 0; c < requests_.size(); ++c) {
+      out.requests[c] = requests_[c];
+      out.columns[c] = reinterpret_cast<double*>(device_ + at);
+      host_columns_[c] = reinterpret_cast<const double*>(host_ + at);
+      at += sizeof(double) * capacity_ * static_cast<std::uint64_t>(requests_[c].length);
     }
+    out.events = reinterpret_cast<std::uint64_t*>(device_ + at);
+    const std::uint64_t status_at = at + sizeof(std::uint64_t) * capacity_;
+    out.status = reinterpret_cast<std::uint8_t*>(device_ + status_at);
+    launch(spec, first, n, out, stream_);
+    for (std::size_t c = 0; c < requests_.size(); ++c) {
+      const std::uint64_t offset = reinterpret_cast<char*>(out.columns[c]) - device_;
+      copy_back(offset, sizeof(double) * n * static_cast<std::uint64_t>(requests_[c].length));
+    }
+    copy_back(at, sizeof(std::uint64_t) * n);
+    copy_back(status_at, n);
+    SKIPSTONE_CUDA_TRY(cudaEventRecord(end_, stream_));
+    view_.n = n;
+    view_.events = reinterpret_cast<const std::uint64_t*>(host_ + at);
+    view_.status = reinterpret_cast<const std::uint8_t*>(host_ + status_at);
+    view_.columns = host_columns_.data();
+    done_ = done;
+  }
+
+  ColumnsView wait() {
+    SKIPSTONE_CUDA_TRY(cudaEventSynchronize(end_));
+    if (done_) done_->fetch_add(view_.n, std::memory_order_relaxed);
+    done_ = nullptr;
+    return view_;
   }
 
  private:
-  cudaStream_t streams_[2];
-  std::vector<std::pair<cudaEvent_t, std::uint64_t>> ends_;
+  void copy_back(std::uint64_t offset, std::uint64_t bytes) {
+    SKIPSTONE_CUDA_TRY(cudaMemcpyAsync(host_ + offset, device_ + offset, bytes, cudaMemcpyDeviceToHost, stream_));
+  }
+  void reserve(std::uint64_t n) {
+    if (n <= capacity_) return;
+    release();
+    const std::uint64_t bytes = column_bytes_per_trajectory(requests_) * n;
+    SKIPSTONE_CUDA_TRY(cudaMalloc(reinterpret_cast<void**>(&device_), bytes));
+    SKIPSTONE_CUDA_TRY(cudaMallocHost(reinterpret_cast<void**>(&host_), bytes));
+    capacity_ = n;
+  }
+  void release() {
+    if (device_) cudaFree(device_);
+    if (host_) cudaFreeHost(host_);
+    device_ = host_ = nullptr;
+    capacity_ = 0;
+  }
+
+  std::vector<ColumnRequest> requests_;
+  cudaStream_t stream_ = nullptr;
+  cudaEvent_t end_ = nullptr;
+  char* device_ = nullptr;
+  char* host_ = nullptr;  // pinned
+  std::uint64_t capacity_ = 0;
+  std::vector<const double*> host_columns_ = std::vector<const double*>(kObservableCount);
+  ColumnsView view_;
+  DoneCounter* done_ = nullptr;
+};
+
+class CudaEngine final : public ChunkEngine {
+ public:
+  CudaEngine(const ScanSpec& spec, const std::vector<ColumnRequest>& requests) : spec_(spec) {
+    if (requests.size() > static_cast<std::size_t>(kObservableCount))
+      throw std::invalid_argument("CUDA engine: more columns than observables");
+    for (auto& s : slots_) s = std::make_unique<Slot>(requests);
+  }
+  void submit(int slot, std::uint64_t first, std::uint64_t n, DoneCounter* done) override {
+    slots_.at(static_cast<std::size_t>(slot))->submit(spec_, first, n, done);
+  }
+  ColumnsView wait(int slot) override { return slots_.at(static_cast<std::size_t>(slot))->wait(); }
+
+ private:
+  ScanSpec spec_;
+  std::array<std::unique_ptr<Slot>, kSlots> slots_;
 };
 
 }  // namespace
 
+std::unique_ptr<ChunkEngine> make_engine(const ScanSpec& spec, const std::vector<ColumnRequest>& requests) {
+  return std::make_unique<CudaEngine>(spec, requests);
+}
+
 void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
                DoneCounter* done) {
-  thrust::device_vector<TrajectoryResult> d(count);
-  const thrust::device_vector<ScanSpec> spec_on_device(&spec, &spec + 1);
-  {
-    Launches launches;
-    std::uint64_t k = 0;
-    kernels_detail::transform_chunk(
-        [&](std::uint64_t launch) { return thrust::cuda::par_nosync.on(launches.stream(launch)); }, spec,
-        thrust::raw_pointer_cast(spec_on_device.data()), first, count, d.begin(),
-        done ? kLaunchPiece : (count > 0 ? count : 1), [&](std::uint64_t n) { launches.ended(k++, n); });
-    SKIPSTONE_CUDA_TRY(cudaGetLastError());
-    if (done) launches.count_into(done);
-    SKIPSTONE_CUDA_TRY(cudaDeviceSynchronize());
-  }
-  thrust::copy(d.begin(), d.end(), out);
-  SKIPSTONE_CUDA_TRY(cudaDeviceSynchronize());
+  DeviceBytes d(sizeof(TrajectoryResult) * count);
+  KernelOutput whole;
+  whole.whole = static_cast<TrajectoryResult*>(d.p);
+  launch(spec, first, count, whole, nullptr);
+  SKIPSTONE_CUDA_TRY(cudaMemcpy(out, d.p, sizeof(TrajectoryResult) * count, cudaMemcpyDeviceToHost));
+  if (done) done->fetch_add(count, std::memory_order_relaxed);
 }
 
 }  // namespace skipstone::cuda

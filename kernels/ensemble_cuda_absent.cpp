@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "backends.hpp"
+#include "chunk_engine.hpp"
 
 namespace skipstone::cuda {
 
@@ -19,5 +20,9 @@ std::uint64_t free_device_memory() { return 0; }
 void run_chunk(const ScanSpec&, std::uint64_t, std::uint64_t, TrajectoryResult*, DoneCounter*) {
   throw std::runtime_error("CUDA backend not built");
 }
+std::unique_ptr<ChunkEngine> make_engine(const ScanSpec&, const std::vector<ColumnRequest>&) {
+  throw std::runtime_error("CUDA backend not built");
+}
+std::uint64_t resident_threads() { return 0; }
 
 }  // namespace skipstone::cuda

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The GPU check of skipstone, one script for a CUDA machine: runs the CUDA tests, a Figure-18
-# map through `skipstone run` on the GPU and on the CPU compared map by map, the kernels'
-# register use and spills (cuobjdump) with the register-limited occupancy, `skipstone bench
+# map through `skipstone run` on the GPU and on the CPU compared map by map, the chunk pipeline
+# (scripts/gpu_pipeline_check.sh: several chunks through both streams, a killed and resumed
+# run, several devices where there are), the kernels' register use and spills (cuobjdump) with the register-limited occupancy, `skipstone bench
 # --backend cuda --precision float`, `skipstone bench --scaling --backend cuda` (up to 1e8
 # trajectories), the CPU bench of the same machine, and Nsight Compute's achieved occupancy
 # where ncu works; writes $OUT_DIR with the JSON and gpu_results.md for benchmarks/RESULTS.md.
@@ -93,6 +94,9 @@ if [ "$mode" = cuda ]; then
     '$bin' run examples/figure18.json --backend cpu --out '$out/run_cpu' --quiet &&
     '$py' benchmarks/compare_maps.py '$out/run_cpu' '$out/run_cuda' --json '$out/run_cuda_vs_cpu.json'"
   rm -rf "$out/run_cuda" "$out/run_cpu"  # the maps are large; the comparison keeps what matters
+
+  step "chunk pipeline: 8 chunks over two streams, a killed and resumed run, several devices" 300 \
+    scripts/gpu_pipeline_check.sh "$bin" "$out" "$py"
 
   step "skipstone bench --backend cuda --precision float" 420 bash -o pipefail -c \
     "'$bin' bench --backend cuda --precision float ${quick[*]} --json '$out/bench_cuda.json' | tee '$out/bench_cuda.txt'"

@@ -25,7 +25,7 @@ void run_chunk_raw(const void* spec, std::size_t spec_size, std::uint64_t first,
     throw std::logic_error("fma_contracted: ScanSpec or TrajectoryResult layout differs from the kernel's");
   skipstone_fma::ScanSpec renamed;
   std::memcpy(&renamed, spec, sizeof renamed);
-  skipstone_fma::kernels_detail::transform_chunk([](std::uint64_t) { return thrust::omp::par; }, renamed, &renamed,
+  skipstone_fma::kernels_detail::transform_chunk([](std::uint64_t) { return thrust::omp::par; }, renamed,
                                                  first, count, static_cast<skipstone_fma::TrajectoryResult*>(out),
                                                  count > 0 ? count : 1, [](std::uint64_t) {});
 }

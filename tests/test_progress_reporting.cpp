@@ -55,9 +55,8 @@ int samples_inside_one_chunk(const RunConfig& rc, std::uint64_t* final_count) {
       std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
   });
-  std::vector<TrajectoryResult> buf;
-  const Executor e{Backend::cpu, -1};
-  run.collector().add(integrate_chunk(e, rc, TrajectoryRange{0, rc.spec.count}, buf, &run.collector().done()));
+  const std::unique_ptr<ChunkEngine> engine = make_engine(Executor{Backend::cpu, -1}, rc);
+  run.collector().add(integrate_chunk(*engine, rc, TrajectoryRange{0, rc.spec.count}, &run.collector().done()));
   running = false;
   watcher.join();
   *final_count = run.collector().done().load();

@@ -20,7 +20,7 @@ void add(EnsembleTotals& t, const TrajectoryResult& r) {
 }  // namespace
 
 EnsembleRunner::EnsembleRunner(Backend b, const ScanSpec& spec)
-    : backend_(b), spec_(spec), buf_(std::min({spec.count, default_chunk_size(b), kMaxChunk})) {}
+    : backend_(b), spec_(spec), buf_(std::min({spec.count, default_chunk_size(b, {}), kMaxChunk})) {}
 
 EnsembleTotals EnsembleRunner::run() {
   EnsembleTotals t;

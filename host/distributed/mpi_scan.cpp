@@ -76,13 +76,13 @@ RangeResult coordinate(const RunConfig& rc, const BackendChoice& backend, const 
 void serve(const RunConfig& rc, const Executor& e) {
   bind_to_device(e);
   std::vector<char> finished;  // empty: the first request
-  std::vector<TrajectoryResult> buf;
+  const std::unique_ptr<ChunkEngine> engine = make_engine(e, rc);
   for (;;) {
     send_result(finished);
     std::uint64_t assign[2];
     MPI_Recv(assign, 2, MPI_UINT64_T, 0, kTagAssign, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     if (assign[1] == 0) return;
-    finished = encode_range(integrate_chunk(e, rc, TrajectoryRange{assign[0], assign[0] + assign[1]}, buf));
+    finished = encode_range(integrate_chunk(*engine, rc, TrajectoryRange{assign[0], assign[0] + assign[1]}));
   }
 }
 

@@ -1,9 +1,11 @@
 // Reduction of chunks into range results and their exact, order-fixed concatenation.
 #include "range_result.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
+#include "column_buffer.hpp"
 #include "observables.hpp"
 #include "skipstone/scan_point.hpp"
 
@@ -43,39 +45,45 @@ void add_boundary_outputs(RangeResult& r, const RunConfig& rc, std::vector<std::
   }
 }
 
-RangeResult reduce_chunk(const RunConfig& rc, std::uint64_t first, const TrajectoryResult* results, std::uint64_t n) {
-  if (first % kStatsBlock != 0) throw std::logic_error("reduce_chunk: chunk does not start on a statistics block");
+std::vector<ColumnRequest> column_requests(const RunConfig& rc) {
+  std::vector<ColumnRequest> out;
+  for (const auto& name : rc.observables) {
+    const ObservableInfo& info = observable_info(name);
+    out.push_back({info.id, info.length});
+  }
+  return out;
+}
+
+RangeResult reduce_columns(const RunConfig& rc, std::uint64_t first, const ColumnsView& columns) {
+  if (first % kStatsBlock != 0) throw std::logic_error("reduce_columns: chunk does not start on a statistics block");
+  const std::uint64_t n = columns.n;
   RangeResult r = empty_range_result(rc, first);
   r.range.end = first + n;
   for (std::uint64_t i = 0; i < n; ++i) {
-    r.status_counts[static_cast<int>(results[i].status)]++;
-    r.total_events += results[i].events;
+    r.status_counts[columns.status[i]]++;
+    r.total_events += columns.events[i];
   }
-  for (const auto& name : rc.observables) {
-    const ObservableInfo& info = observable_info(name);
+  for (std::size_t c = 0; c < rc.observables.size(); ++c) {
+    const std::string& name = rc.observables[c];
+    const double* column = columns.columns[c];
     std::vector<double>& values = r.values[name];
-    if (info.type == ObservableType::vector) {
-      const std::uint64_t m = static_cast<std::uint64_t>(info.length);
-      values.resize(m * n);
-      for (std::uint64_t i = 0; i < n; ++i)
-        for (std::uint64_t k = 0; k < m; ++k)
-          values[m * i + k] = status_is_ok(results[i].status) ? info.component(results[i], static_cast<int>(k)) : NAN;
-      continue;
-    }
-    values.resize(n);
+    values.assign(column, column + n * static_cast<std::uint64_t>(values_per_trajectory(name)));
+    if (observable_info(name).type == ObservableType::vector) continue;
     std::vector<RunningStats>& blocks = r.block_stats[name];
     for (std::uint64_t b = 0; b < n; b += kStatsBlock) {
       RunningStats block;
       const std::uint64_t e = std::min(n, b + kStatsBlock);
-      for (std::uint64_t i = b; i < e; ++i) {
-        const double v = info.value(results[i]);
-        values[i] = v;
-        if (status_is_ok(results[i].status) && std::isfinite(v)) block.add(v);
-      }
+      for (std::uint64_t i = b; i < e; ++i)
+        if (status_is_ok(static_cast<Status>(columns.status[i])) && std::isfinite(values[i])) block.add(values[i]);
       blocks.push_back(block);
     }
   }
   return r;
+}
+
+RangeResult reduce_chunk(const RunConfig& rc, std::uint64_t first, const TrajectoryResult* results, std::uint64_t n) {
+  ColumnBuffer buffer(column_requests(rc));
+  return reduce_columns(rc, first, buffer.pack(results, n));
 }
 
 void append_range(RangeResult& acc, RangeResult&& next) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "config.hpp"
+#include "skipstone/observable_columns.hpp"
 #include "skipstone/result.hpp"
 #include "statistics.hpp"
 
@@ -42,7 +43,14 @@ int values_per_trajectory(const std::string& observable);
 // An empty result at `first` with an entry for every observable of rc.
 RangeResult empty_range_result(const RunConfig& rc, std::uint64_t first);
 
-// Reduces trajectories [first, first + n) (first a multiple of kStatsBlock) into a result.
+// The columns a run of rc keeps: one per observable of rc, in rc's order.
+std::vector<ColumnRequest> column_requests(const RunConfig& rc);
+
+// Reduces the columns (column_requests(rc)) of trajectories [first, first + columns.n) (first a
+// multiple of kStatsBlock) into a result.
+RangeResult reduce_columns(const RunConfig& rc, std::uint64_t first, const ColumnsView& columns);
+
+// The same from whole trajectory results (packed into columns first).
 RangeResult reduce_chunk(const RunConfig& rc, std::uint64_t first, const TrajectoryResult* results, std::uint64_t n);
 
 // Adds a chunk's impacts to r (r.range is the chunk): `counts` of the map, and for the chunk's

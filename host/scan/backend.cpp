@@ -1,4 +1,4 @@
-// Backend selection and chunk sizing.
+// Backend selection and the default chunk size of each backend.
 #include "backend.hpp"
 
 #include <unistd.h>
@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "backends.hpp"
+#include "chunk_sizing.hpp"
 
 namespace skipstone {
 
@@ -28,16 +29,21 @@ void run_chunk(Backend b, const ScanSpec& spec, std::uint64_t first, std::uint64
   else cpu::run_chunk(spec, first, count, out, done);
 }
 
-std::uint64_t default_chunk_size(Backend b) {
-  std::uint64_t budget;
+std::uint64_t default_chunk_size(Backend b, const std::vector<ColumnRequest>& requests) {
+  DeviceCapacity d;
   if (b == Backend::cuda) {
-    budget = cuda::free_device_memory() / 4;
+    // the device holds the columns of both slots (chunk_engine.hpp)
+    d.memory_budget = cuda::free_device_memory() / 4;
+    d.bytes_per_trajectory = ChunkEngine::kSlots * column_bytes_per_trajectory(requests);
+    d.resident_threads = cuda::resident_threads();
   } else {
+    // the CPU engine holds one chunk of whole results and the columns of both slots
     const long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    budget = pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) / 16 : (1u << 28);
-    budget = std::min<std::uint64_t>(budget, std::uint64_t{1} << 28);
+    const std::uint64_t avail = pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) / 16 : (1u << 28);
+    d.memory_budget = std::min<std::uint64_t>(avail, std::uint64_t{1} << 28);
+    d.bytes_per_trajectory = sizeof(TrajectoryResult) + ChunkEngine::kSlots * column_bytes_per_trajectory(requests);
   }
-  return std::max<std::uint64_t>(4096, budget / sizeof(TrajectoryResult));
+  return chunk_size_for(d);
 }
 
 }  // namespace skipstone

@@ -4,7 +4,10 @@
 #include <functional>
 #include <string>
 
+#include <vector>
+
 #include "backends.hpp"
+#include "chunk_engine.hpp"
 #include "skipstone/result.hpp"
 #include "skipstone/scan_spec.hpp"
 
@@ -25,7 +28,8 @@ BackendChoice choose_backend(const std::string& name, int threads);
 void run_chunk(Backend b, const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
                DoneCounter* done = nullptr);
 
-// Trajectories per chunk that keep the result buffer within a memory budget of the device.
-std::uint64_t default_chunk_size(Backend b);
+// Trajectories per chunk on the current device of the backend when a run keeps the columns
+// `requests` (chunk_sizing.hpp: within a memory budget, and a few waves of a GPU).
+std::uint64_t default_chunk_size(Backend b, const std::vector<ColumnRequest>& requests);
 
 }  // namespace skipstone

@@ -4,10 +4,14 @@
 #include <algorithm>
 #include <chrono>
 #include <exception>
+#include <optional>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #include "backends.hpp"
+#include "chunk_pipeline.hpp"
+#include "cpu_engine.hpp"
 #include "config_error.hpp"
 
 namespace skipstone {
@@ -50,23 +54,37 @@ void bind_to_device(const Executor& e) {
   if (e.backend == Backend::cuda) cuda::set_device(e.device);
 }
 
-RangeResult integrate_chunk(const Executor& e, const RunConfig& rc, TrajectoryRange chunk,
-                            std::vector<TrajectoryResult>& buf, DoneCounter* done) {
+namespace {
+
+// A chunk whose impacts feed outputs.boundary_map / boundary_events: the CPU backend's
+// collecting kernel, one trajectory per iteration, with the whole TrajectoryResult of each.
+RangeResult integrate_collecting(const RunConfig& rc, TrajectoryRange chunk, DoneCounter* done) {
+  std::vector<TrajectoryResult> buf(static_cast<std::size_t>(chunk.size()));
+  BoundaryCollect collect;
+  collect.map = rc.boundary.map ? &rc.boundary.spec : nullptr;
+  collect.recorded = recorded_in(rc.boundary, chunk.first, chunk.end);
+  collect.max_events = rc.boundary.max_events;
+  cpu::run_chunk_collecting(rc.spec, chunk.first, chunk.size(), buf.data(), collect, done);
+  RangeResult part = reduce_chunk(rc, chunk.first, buf.data(), chunk.size());
+  add_boundary_outputs(part, rc, std::move(collect.counts), collect.recorded, collect.rows, collect.impacts);
+  return part;
+}
+
+}  // namespace
+
+std::unique_ptr<ChunkEngine> make_engine(const Executor& e, const RunConfig& rc) {
+  if (e.backend == Backend::cuda) return cuda::make_engine(rc.spec, column_requests(rc));
+  return make_cpu_engine(rc.spec, column_requests(rc));
+}
+
+RangeResult integrate_chunk(ChunkEngine& engine, const RunConfig& rc, TrajectoryRange chunk, DoneCounter* done) {
   const auto t0 = std::chrono::steady_clock::now();
-  buf.resize(static_cast<std::size_t>(chunk.size()));
   RangeResult part;
   if (!rc.boundary.any()) {
-    run_chunk(e.backend, rc.spec, chunk.first, chunk.size(), buf.data(), done);
-    part = reduce_chunk(rc, chunk.first, buf.data(), chunk.size());
+    engine.submit(0, chunk.first, chunk.size(), done);
+    part = reduce_columns(rc, chunk.first, engine.wait(0));
   } else {
-    BoundaryCollect collect;
-    if (e.backend != Backend::cpu) throw UsageError(std::string("--backend cuda: ") + kBoundaryCpuOnly);
-    collect.map = rc.boundary.map ? &rc.boundary.spec : nullptr;
-    collect.recorded = recorded_in(rc.boundary, chunk.first, chunk.end);
-    collect.max_events = rc.boundary.max_events;
-    cpu::run_chunk_collecting(rc.spec, chunk.first, chunk.size(), buf.data(), collect, done);
-    part = reduce_chunk(rc, chunk.first, buf.data(), chunk.size());
-    add_boundary_outputs(part, rc, std::move(collect.counts), collect.recorded, collect.rows, collect.impacts);
+    part = integrate_collecting(rc, chunk, done);
   }
   part.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return part;
@@ -77,13 +95,31 @@ namespace {
 void run_worker(const Executor& e, const RunConfig& rc, ChunkQueue& queue, ResultCollector& collector,
                 const std::function<void()>& between_chunks) {
   bind_to_device(e);
-  std::vector<TrajectoryResult> buf;
-  for (;;) {
-    if (between_chunks) between_chunks();
-    const std::optional<TrajectoryRange> chunk = queue.next();
-    if (!chunk) return;
-    collector.add(integrate_chunk(e, rc, *chunk, buf, &collector.done()));
+  if (rc.boundary.any()) {
+    if (e.backend != Backend::cpu) throw UsageError(std::string("--backend cuda: ") + kBoundaryCpuOnly);
+    for (;;) {
+      if (between_chunks) between_chunks();
+      const std::optional<TrajectoryRange> chunk = queue.next();
+      if (!chunk) return;
+      const auto t0 = std::chrono::steady_clock::now();
+      RangeResult part = integrate_collecting(rc, *chunk, &collector.done());
+      part.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      collector.add(std::move(part));
+    }
   }
+  const std::unique_ptr<ChunkEngine> engine = make_engine(e, rc);
+  run_pipeline(
+      *engine,
+      [&] {
+        if (between_chunks) between_chunks();
+        return queue.next();
+      },
+      [&](TrajectoryRange chunk, const ColumnsView& columns, double seconds) {
+        RangeResult part = reduce_columns(rc, chunk.first, columns);
+        part.wall_seconds = seconds;
+        collector.add(std::move(part));
+      },
+      &collector.done());
 }
 
 }  // namespace

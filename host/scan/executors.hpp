@@ -1,13 +1,15 @@
 // The workers of one process that integrate chunks from a ChunkQueue: the CPU backend (one
 // worker using all its OpenMP threads) or one worker per CUDA device (`--devices 0,1,...`,
-// each in its own host thread with its device made current). Each worker integrates a chunk,
-// reduces it (reduce_chunk) and hands it to the ResultCollector.
+// each in its own host thread with its device made current). Each worker integrates chunks
+// through its chunk engine, reduces them (reduce_columns) and hands them to the ResultCollector.
 #pragma once
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "backend.hpp"
+#include "chunk_engine.hpp"
 #include "chunk_queue.hpp"
 #include "config.hpp"
 #include "result_collector.hpp"
@@ -30,14 +32,17 @@ std::vector<Executor> executors_for(const BackendChoice& backend, const std::vec
 // Makes the executor's device current for the calling thread (nothing for the CPU).
 void bind_to_device(const Executor& e);
 
-// Integrates and reduces trajectories `chunk` on the executor (its device already bound),
-// through `buf`, which is resized as needed; wall_seconds is the time this took. `done`, when
-// given, is advanced as trajectories finish (for the progress line).
-RangeResult integrate_chunk(const Executor& e, const RunConfig& rc, TrajectoryRange chunk,
-                            std::vector<TrajectoryResult>& buf, DoneCounter* done = nullptr);
+// The chunk engine of the executor for the columns of rc (its device already bound).
+std::unique_ptr<ChunkEngine> make_engine(const Executor& e, const RunConfig& rc);
+
+// Integrates and reduces trajectories `chunk` on the engine, alone (no pipelining);
+// wall_seconds is the time this took. `done`, when given, is advanced as trajectories finish
+// (for the progress line).
+RangeResult integrate_chunk(ChunkEngine& engine, const RunConfig& rc, TrajectoryRange chunk, DoneCounter* done = nullptr);
 
 // Runs chunks from `queue` on every executor until it is empty: in the calling thread for a
-// single executor, else in one thread each. The first failure cancels the queue and is
+// single executor, else in one thread each; each executor runs its chunks through its own
+// engine and pipeline (chunk_pipeline.hpp) and hands them to `collector` in the order taken. The first failure cancels the queue and is
 // rethrown here once every thread has stopped. `between_chunks` (optional) is called by each
 // worker before it takes a chunk: an exception from it stops the run like a failure (the
 // Python module's check for Ctrl-C; in the calling thread when there is one executor).

@@ -26,7 +26,7 @@ class ResultCollector {
                   std::uint64_t saved = 0);
 
   // The counter of finished trajectories that the kernels of this process advance
-  // (integrate_chunk): the progress line reports it.
+  // (through their chunk engines): the progress line reports it.
   DoneCounter& done() { return done_; }
 
   // A chunk loaded from the checkpoint: kept, not saved again.

@@ -45,7 +45,7 @@ std::vector<TrajectoryRange> ranges_of(const std::vector<RangeResult>& results) 
 
 std::uint64_t scan_chunk_size(const RunConfig& rc, const BackendChoice& backend, const ScanOptions& options) {
   const std::uint64_t o = options.chunk_override;
-  std::uint64_t chunk = o ? o : (rc.chunk_size ? rc.chunk_size : default_chunk_size(backend.backend));
+  std::uint64_t chunk = o ? o : (rc.chunk_size ? rc.chunk_size : default_chunk_size(backend.backend, column_requests(rc)));
   chunk = std::max<std::uint64_t>(kStatsBlock, (chunk + kStatsBlock - 1) / kStatsBlock * kStatsBlock);
   chunk = std::min<std::uint64_t>(chunk, (rc.spec.count + kStatsBlock - 1) / kStatsBlock * kStatsBlock);
   if (o || rc.chunk_size) return chunk;

@@ -41,7 +41,7 @@ struct ScanResult {
 };
 
 struct ScanOptions {
-  std::uint64_t chunk_override = 0;   // 0: options.chunk_size, else from free device memory
+  std::uint64_t chunk_override = 0;   // 0: options.chunk_size, else default_chunk_size
   bool quiet = false;
   std::optional<TrajectoryRange> range;  // a run of whole blocks; absent: the whole scan
   Checkpoint* checkpoint = nullptr;       // optional: load saved chunks, save finished ones
