@@ -58,6 +58,20 @@ TEST_F(CliTest, TooLittleFreeSpaceFailsBeforeTheRun) {
   EXPECT_TRUE(fs::is_empty(out));
 }
 
+// 2^63 - 1 trajectories in a shard: the byte count saturates instead of wrapping round to a
+// size that fits, so the run stops at once naming the folder (it used to start and hang).
+TEST_F(CliTest, AShardOfAnEnormousScanFailsBeforeTheRun) {
+  const fs::path cfg = write_config("enormous.json", R"({
+    "system": "disc", "parameters": {"gamma": 0.8}, "initial": {"start": "boundary"},
+    "scan": {"type": "random", "count": 9223372036854775807, "seed": 1,
+             "axes": [{"param": "angle", "min": -1.2, "max": 1.2}]},
+    "stop": {"max_events": 200}})");
+  const fs::path out = dir_ / "out";
+  const CliResult r = run(cfg, out, "--backend cpu --shard 0/2");
+  expect_clean_failure(r, out.string());
+  EXPECT_NE(r.err.find("18446744073709551615"), std::string::npos) << describe(r);
+}
+
 // `skipstone run CONFIG --out OUT --quiet --backend cpu` under a file size limit.
 CliResult run_with_file_size_limit(const fs::path& config, const fs::path& out, const fs::path& err_file) {
   const std::string cmd = "sh -c " + shell_quote("ulimit -f 100; trap '' XFSZ; exec " + shell_quote(SKIPSTONE_BINARY) +

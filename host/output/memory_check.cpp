@@ -8,6 +8,7 @@
 #include <limits>
 #include <sstream>
 
+#include "byte_count.hpp"
 #include "config_error.hpp"
 #include "observables.hpp"
 #include "range_result.hpp"
@@ -82,7 +83,7 @@ std::uint64_t estimated_memory_bytes(const RunConfig& rc, std::uint64_t trajecto
     if (type == ObservableType::int8) conversion = std::max<std::uint64_t>(conversion, 1);
     if (type == ObservableType::uint64) conversion = 8;
   }
-  return (values + conversion) * trajectories;
+  return bytes_of(values + conversion, trajectories);
 }
 
 std::uint64_t available_memory_bytes(std::string& source) {

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "byte_count.hpp"
 #include "observables.hpp"
 #include "range_result.hpp"
 
@@ -25,13 +26,13 @@ std::uint64_t estimated_output_bytes(const RunConfig& rc) {
     }
   }
   if (rc.spec.random) per_trajectory += 8 * rc.axes.size();
-  return per_trajectory * rc.spec.count;
+  return bytes_of(per_trajectory, rc.spec.count);
 }
 
 std::uint64_t estimated_partial_bytes(const RunConfig& rc, std::uint64_t trajectories) {
   std::uint64_t per_trajectory = 0;
   for (const auto& name : rc.observables) per_trajectory += 8 * values_per_trajectory(name);
-  return per_trajectory * trajectories;
+  return bytes_of(per_trajectory, trajectories);
 }
 
 void prepare_output_dir(const std::filesystem::path& dir, std::uint64_t bytes_needed) {
