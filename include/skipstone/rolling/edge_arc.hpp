@@ -7,8 +7,8 @@
 // outward normal of the plate, e2 = J e1, and d e1 / dl = -kappa e2 with kappa the signed
 // curvature of boundary.hpp (kappa < 0 on a convex wall, > 0 around the Sinai scatterer).
 //
-// Along a piece the ball's position is a curve coordinate q (EdgeArc::curvature gives kappa(q)
-// and dl/dq):
+// Along a piece the ball's position is a curve coordinate q (EdgeArc::curvature_terms gives
+// kappa(q) and dq/dl, as below):
 //   line    q = l;     b(q) = b_ref + (q - q_ref) e2,                  kappa = 0
 //   circle  q = l;     e1(q) = e1_ref turned by -kappa (q - q_ref),    b = c - e1 / kappa
 //   ellipse q = theta; b = (a cos q, b sin q), e1 along (b.x / a^2, b.y / b^2),
@@ -18,7 +18,13 @@
 //                      limit of a circle of radius rho -> 0 (kappa = -1/rho), where the centre
 //                      moves on the sphere of radius r about the vertex (edge_system.hpp)
 // so the ellipse is integrated along its curve parameter (no arc-length inversion) and the
-// constant-curvature pieces need nothing but q. Each table says which piece a wall point lies on
+// constant-curvature pieces need nothing but q. The edge system (edge_system.hpp) takes a piece's
+// curvature as the quotient kappa = kn / kd and its coordinate rate dq/dl = C / kd:
+//   line (0, 1, 1); circle of radius R on a convex wall (-1, R, R), around a Sinai scatterer of
+//   radius rho (+1, rho, rho); vertex (-1, 0, 1), the circle's limit rho -> 0 in q = psi;
+//   ellipse (-a b, speed^3, speed^2), speed = |db/dq|,
+// so that 1 / (1 - r kappa sin phi) = kd / (kd - r kn sin phi) has no division by 0 at a vertex
+// and no branch on the shape but the ellipse's (the CPU backend's SIMD lanes). Each table says which piece a wall point lies on
 // (edge_arc_at) and which piece follows a break (edge_arc_after); q is unwrapped, so a ball
 // going round a stadium more than once sees q grow past the perimeter.
 #pragma once
@@ -44,21 +50,25 @@ struct EdgeArc {
   int part;            // the table's boundary part (Hit::part) of the piece
   double q_lo, q_hi;   // the piece's coordinate range; -inf, +inf on a smooth closed wall
   double kappa;        // line, circle: the constant curvature
+  double kn, kd, kc;   // line, circle, vertex: kappa = kn / kd, dq/dl = kc / kd (the header's C)
   double q_ref;        // line, circle: the coordinate of the reference point
   Vec2 b_ref, e1_ref;  // line: point and outward normal there; circle: centre c and e1 at q_ref
   double a, b;         // ellipse: semi-axes along x and y
   int index;           // polygon: the edge (line) or vertex number
   double lap;          // polygon: how many times round the wall q is (q_lo = lap perimeters + ...)
 
-  // kappa(q) on a line, circle or ellipse, and speed = dl/dq (1 where q is arc length): one
-  // evaluation of the ellipse's |b'(theta)| serves both.
-  SKIPSTONE_HD double curvature(double q, double& speed) const {
+  // kn, kd, C (the header's) at q: one evaluation of the ellipse's |b'(theta)| serves all three.
+  SKIPSTONE_HD void curvature_terms(double q, double& n, double& d, double& C) const {
     if (shape != ArcShape::ellipse) {
-      speed = 1.0;
-      return kappa;
+      n = kn;
+      d = kd;
+      C = kc;
+      return;
     }
-    speed = ellipse_speed(q);
-    return -a * b / (speed * speed * speed);
+    const double s = sin(q), c = cos(q);
+    C = a * a * s * s + b * b * c * c;
+    d = C * sqrt(C);
+    n = -a * b;
   }
 
   SKIPSTONE_HD EdgePoint point(double q) const {
@@ -92,16 +102,13 @@ struct EdgeArc {
     return b * (elliptic_e(q1, m) - elliptic_e(q0, m));
   }
 
-  SKIPSTONE_HD double ellipse_speed(double q) const {
-    const double s = sin(q), c = cos(q);
-    return sqrt(a * a * s * s + b * b * c * c);
-  }
 };
 
 // A piece with no ends.
 constexpr double kNoBreak = INFINITY;
 
-// A piece of the given shape, range and reference frame (the polygon fields left at 0).
+// A piece of the given shape, range and reference frame (the polygon fields left at 0); a line's
+// and a vertex's (kn, kd, C), which a circle overwrites.
 SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc make_arc(ArcShape shape, int part, double q_lo, double q_hi, double kappa,
                                                double q_ref, Vec2 b_ref, Vec2 e1_ref) {
   EdgeArc arc{};
@@ -110,17 +117,24 @@ SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc make_arc(ArcShape shape, int part, double 
   arc.q_lo = q_lo;
   arc.q_hi = q_hi;
   arc.kappa = kappa;
+  arc.kn = shape == ArcShape::vertex ? -1.0 : 0.0;
+  arc.kd = shape == ArcShape::vertex ? 0.0 : 1.0;
+  arc.kc = 1.0;
   arc.q_ref = q_ref;
   arc.b_ref = b_ref;
   arc.e1_ref = e1_ref;
   return arc;
 }
 
-// A circle of signed curvature kappa through the wall point p with outward normal e1, coordinate
-// q = q_at_p there.
-SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc circle_arc(Vec2 p, Vec2 e1, double kappa, double q_at_p, int part, double q_lo,
-                                                 double q_hi) {
-  return make_arc(ArcShape::circle, part, q_lo, q_hi, kappa, q_at_p, p + (1.0 / kappa) * e1, e1);
+// A circle of radius `radius` through the wall point p with outward normal e1, coordinate
+// q = q_at_p there; sign -1 on a convex wall, +1 around a scatterer (kappa = sign / radius).
+SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc circle_arc(Vec2 p, Vec2 e1, double sign, double radius, double q_at_p, int part,
+                                                 double q_lo, double q_hi) {
+  const double kappa = sign / radius;
+  EdgeArc arc = make_arc(ArcShape::circle, part, q_lo, q_hi, kappa, q_at_p, p + (1.0 / kappa) * e1, e1);
+  arc.kn = sign;
+  arc.kd = arc.kc = radius;
+  return arc;
 }
 
 SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc line_arc(Vec2 p, Vec2 e1, double q_at_p, int part, double q_lo, double q_hi) {
@@ -130,14 +144,14 @@ SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc line_arc(Vec2 p, Vec2 e1, double q_at_p, i
 // ---- disc: one circle, q = arc length from the point where the ball meets the wall ----
 SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc edge_arc_at(const DiscTable& t, Vec2 p, int part, double& q) {
   q = 0.0;
-  return circle_arc(p, (1.0 / norm(p)) * p, -1.0 / t.R, 0.0, part, -kNoBreak, kNoBreak);
+  return circle_arc(p, (1.0 / norm(p)) * p, -1.0, t.R, 0.0, part, -kNoBreak, kNoBreak);
 }
 
 // ---- Sinai: the scatterer of the cell the point lies in, q = arc length (clockwise) ----
 SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc edge_arc_at(const SinaiTable& t, Vec2 p, int part, double& q) {
   q = 0.0;
   const Vec2 d = t.cell_centre(p) - p;
-  return circle_arc(p, (1.0 / norm(d)) * d, 1.0 / t.rho, 0.0, part, -kNoBreak, kNoBreak);
+  return circle_arc(p, (1.0 / norm(d)) * d, 1.0, t.rho, 0.0, part, -kNoBreak, kNoBreak);
 }
 
 // ---- strip: two straight walls, q = arc length (-y on the left wall, y on the right) ----
@@ -165,16 +179,16 @@ SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc stadium_arc(const StadiumTable& t, int par
   const double lo = starts[part] + lap * P, hi = starts[part + 1] + lap * P;
   switch (part) {
     case 0: return line_arc({a, R}, {0.0, 1.0}, lo, 0, lo, hi);
-    case 1: return circle_arc({-a, R}, {0.0, 1.0}, -1.0 / R, lo, 1, lo, hi);
+    case 1: return circle_arc({-a, R}, {0.0, 1.0}, -1.0, R, lo, 1, lo, hi);
     case 2: return line_arc({-a, -R}, {0.0, -1.0}, lo, 2, lo, hi);
-    default: return circle_arc({a, -R}, {0.0, -1.0}, -1.0 / R, lo, 3, lo, hi);
+    default: return circle_arc({a, -R}, {0.0, -1.0}, -1.0, R, lo, 3, lo, hi);
   }
 }
 
 SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc edge_arc_at(const StadiumTable& t, Vec2 p, int part, double& q) {
   if (!(t.a > 0.0)) {  // half_length 0: the disc of radius R, one circle without breaks
     q = t.boundary_parameter(p, part) * t.boundary_length();
-    return circle_arc(p, (1.0 / norm(p)) * p, -1.0 / t.R, q, part, -kNoBreak, kNoBreak);
+    return circle_arc(p, (1.0 / norm(p)) * p, -1.0, t.R, q, part, -kNoBreak, kNoBreak);
   }
   const EdgeArc arc = stadium_arc(t, part, 0.0);
   double l = t.boundary_parameter(p, part) * t.boundary_length();
