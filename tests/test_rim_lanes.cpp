@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <fstream>
 #include <set>
 #include <string>
 
@@ -246,6 +247,24 @@ TEST(RimLanes, ScansMatchTheOneTrajectoryKernelBitwise) {
       EXPECT_EQ(2u, sides.size()) << c.name << ": exits on one side only";
     }
     EXPECT_GT(steps.size(), 2u) << c.name << ": passages of equal length do not test lane refills";
+  }
+}
+
+// The rolling-table presets (examples/), their grids cut to a few points per axis: the lanes'
+// results are the one-trajectory kernel's.
+TEST(RimLanes, RollingTablePresetsMatchTheOneTrajectoryKernelBitwise) {
+  constexpr int kPointsPerAxis = 7;
+  for (const char* name : {"roll3_polygon", "roll3_sinai", "roll3_stadium", "roll4_stadium", "roll4_ellipse",
+                           "roll4_stadium_shadow", "figure4"}) {
+    const std::string path = std::string(SKIPSTONE_SOURCE_DIR) + "/examples/" + name + ".json";
+    std::ifstream in(path);
+    ASSERT_TRUE(in) << path;
+    nlohmann::json config = nlohmann::json::parse(in);
+    for (auto& axis : config["scan"]["axes"])
+      if (axis["n"].get<int>() > kPointsPerAxis) axis["n"] = kPointsPerAxis;
+    testing::LaneScan scan;
+    testing::run_lane_scan(name, config.dump(), fields, scan);
+    if (HasFatalFailure()) return;
   }
 }
 
