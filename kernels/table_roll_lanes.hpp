@@ -6,8 +6,9 @@
 // so the results are the one-trajectory kernel's bit for bit (tests/test_rim_lanes.cpp).
 // The edge system's right-hand side (edge_system.hpp) in lanes: the curvature of each lane's
 // piece as kn / kd and its coordinate rate C / kd (edge_arc.hpp), constant on a line, circle or
-// vertex piece and taken per lane from the ellipse's q; roll3's in-plane gravity per lane from
-// its wall point. The lane loops are the scalar EdgeSystem::rhs's arithmetic, lane by lane.
+// vertex piece and computed per lane from the ellipse's q; roll3's in-plane gravity per lane from
+// e1(q), e2(q) of its piece. The sines and cosines of q are poly_sincos's, so every lane loop
+// vectorises and is the scalar EdgeSystem::rhs's arithmetic, lane by lane.
 #pragma once
 #include <cstdint>
 
@@ -18,18 +19,26 @@
 namespace skipstone::cpu_lanes {
 
 // The edge system of W lanes (N = 6: roll3, N = 10: roll4), each on its own piece of the wall.
-// Ellipse: kn, kd, C depend on q (the ellipse table); else they are the pieces' constants.
+// Ellipse: kn, kd, C and the frame depend on q (the ellipse table, semi-axes a, b); else kn, kd,
+// C are the pieces' constants and the frame e1_ref turned by turn (q - q_ref).
 template <int N, int W, bool Ellipse>
 struct EdgeLanes {
   double kn[W], kd[W], C[W], r[W], eta[W], G[W];
-  EdgeArc arc[W];  // each lane's piece (the ellipse's terms, roll3's in-plane gravity)
+  double turn[W], q_ref[W], e1x_ref[W], e1y_ref[W];  // line, circle, vertex
+  double a[W], b[W];                                 // ellipse
 
   // Lane l on the piece of `sys`.
   void set(int l, const EdgeSystem<N>& sys) {
-    arc[l] = sys.arc;
-    kn[l] = sys.arc.kn;
-    kd[l] = sys.arc.kd;
-    C[l] = sys.arc.kc;
+    const EdgeArc& arc = sys.arc;
+    kn[l] = arc.kn;
+    kd[l] = arc.kd;
+    C[l] = arc.kc;
+    turn[l] = arc.turn;
+    q_ref[l] = arc.q_ref;
+    e1x_ref[l] = arc.e1_ref.x;
+    e1y_ref[l] = arc.e1_ref.y;
+    a[l] = arc.a;
+    b[l] = arc.b;
     r[l] = sys.r;
     eta[l] = sys.eta;
     G[l] = sys.G;
@@ -39,7 +48,7 @@ struct EdgeLanes {
     double n_q[W], d_q[W], C_q[W];
     const double *n = kn, *d = kd, *c = C;
     if constexpr (Ellipse) {
-      for (int l = 0; l < W; ++l) arc[l].curvature_terms(y[5 * W + l], n_q[l], d_q[l], C_q[l]);
+      for (int l = 0; l < W; ++l) ellipse_terms(a[l], b[l], y[5 * W + l], n_q[l], d_q[l], C_q[l]);
       n = n_q, d = d_q, c = C_q;
     }
     for (int l = 0; l < W; ++l) {
@@ -48,8 +57,19 @@ struct EdgeLanes {
       if constexpr (N == 10) longitudinal_rhs<W>(fc, fs, r[l], eta[l], G[l], y + l, f + l);
     }
     if constexpr (N == 6) {
-      for (int l = 0; l < W; ++l)
-        if (G[l] != 0.0) inplane_gravity_rhs(G[l], y[3 * W + l], arc[l].point(y[5 * W + l]), f[l], f[W + l]);
+      bool gravity = false;
+      for (int l = 0; l < W; ++l) gravity = gravity || G[l] != 0.0;
+      if (!gravity) return;
+      for (int l = 0; l < W; ++l) {  // as EdgeSystem::rhs, in the lanes with gravity
+        const double q = y[5 * W + l];
+        double e1y, e2y;
+        if constexpr (Ellipse) ellipse_normal_y(a[l], b[l], q, e1y, e2y);
+        else turned_normal_y(turn[l], q_ref[l], e1x_ref[l], e1y_ref[l], q, e1y, e2y);
+        double f0 = f[l], f1 = f[W + l];
+        inplane_gravity_rhs(G[l], y[3 * W + l], e1y, e2y, f0, f1);
+        f[l] = G[l] != 0.0 ? f0 : f[l];
+        f[W + l] = G[l] != 0.0 ? f1 : f[W + l];
+      }
     }
   }
 };
@@ -71,10 +91,8 @@ struct TableRollTrajectories {
   DiscardSink sink;
 
   TableRollTrajectories(const ScanSpec& s) : spec(&s) {
-    for (int l = 0; l < W; ++l) {  // lanes never filled compute on finite numbers
-      lanes.r[l] = lanes.kd[l] = lanes.C[l] = 1.0;
-      lanes.arc[l] = make_arc(ArcShape::line, 0, -kNoBreak, kNoBreak, 0.0, 0.0, {0.0, 0.0}, {1.0, 0.0});
-    }
+    for (int l = 0; l < W; ++l)  // lanes never filled compute on finite numbers
+      lanes.r[l] = lanes.kd[l] = lanes.C[l] = lanes.a[l] = lanes.b[l] = 1.0;
   }
 
   bool begin(int l, std::uint64_t index, Stepper& stepper, TrajectoryResult& out) {

@@ -24,10 +24,14 @@
 //   radius rho (+1, rho, rho); vertex (-1, 0, 1), the circle's limit rho -> 0 in q = psi;
 //   ellipse (-a b, speed^3, speed^2), speed = |db/dq|,
 // so that 1 / (1 - r kappa sin phi) = kd / (kd - r kn sin phi) has no division by 0 at a vertex
-// and no branch on the shape but the ellipse's (the CPU backend's SIMD lanes). Each table says which piece a wall point lies on
+// and no branch on the shape but the ellipse's (the CPU backend's SIMD lanes). For the same
+// reason the right-hand side's sines and cosines of q (the ellipse's terms, roll3's in-plane
+// gravity along e1(q) and e2(q)) are poly_sincos's, which vectorises and rounds the same in a
+// lane; the wall points of the junctions and the trace rows (point) use libm. Each table says which piece a wall point lies on
 // (edge_arc_at) and which piece follows a break (edge_arc_after); q is unwrapped, so a ball
 // going round a stadium more than once sees q grow past the perimeter.
 #pragma once
+#include "skipstone/poly_sincos.hpp"
 #include "skipstone/tables/disc.hpp"
 #include "skipstone/tables/ellipse.hpp"
 #include "skipstone/tables/polygon.hpp"
@@ -38,6 +42,33 @@
 namespace skipstone {
 
 enum class ArcShape : int { line = 0, circle = 1, ellipse = 2, vertex = 3 };
+
+// The ellipse's (kn, kd, C) at q (the header's).
+SKIPSTONE_HD SKIPSTONE_INLINE void ellipse_terms(double a, double b, double q, double& n, double& d, double& C) {
+  double s, c;
+  poly_sincos(q, s, c);
+  C = a * a * s * s + b * b * c * c;
+  d = C * sqrt(C);
+  n = -a * b;
+}
+
+// e1(q).y and e2(q).y on a line, circle or vertex piece: e1_ref turned by turn (q - q_ref).
+SKIPSTONE_HD SKIPSTONE_INLINE void turned_normal_y(double turn, double q_ref, double e1x_ref, double e1y_ref, double q,
+                                                   double& e1y, double& e2y) {
+  double s, c;
+  poly_sincos(turn * (q - q_ref), s, c);
+  e1y = s * e1x_ref + c * e1y_ref;
+  e2y = c * e1x_ref - s * e1y_ref;
+}
+
+// e1(q).y and e2(q).y on the ellipse: e1 along (cos q / a, sin q / b).
+SKIPSTONE_HD SKIPSTONE_INLINE void ellipse_normal_y(double a, double b, double q, double& e1y, double& e2y) {
+  double s, c;
+  poly_sincos(q, s, c);
+  const double gx = c / a, gy = s / b, n = 1.0 / sqrt(gx * gx + gy * gy);
+  e1y = n * gy;
+  e2y = n * gx;
+}
 
 // A wall point in the paper's frame.
 struct EdgePoint {
@@ -51,24 +82,28 @@ struct EdgeArc {
   double q_lo, q_hi;   // the piece's coordinate range; -inf, +inf on a smooth closed wall
   double kappa;        // line, circle: the constant curvature
   double kn, kd, kc;   // line, circle, vertex: kappa = kn / kd, dq/dl = kc / kd (the header's C)
+  double turn;         // line, circle, vertex: e1(q) is e1_ref turned by turn (q - q_ref)
   double q_ref;        // line, circle: the coordinate of the reference point
   Vec2 b_ref, e1_ref;  // line: point and outward normal there; circle: centre c and e1 at q_ref
   double a, b;         // ellipse: semi-axes along x and y
   int index;           // polygon: the edge (line) or vertex number
   double lap;          // polygon: how many times round the wall q is (q_lo = lap perimeters + ...)
 
-  // kn, kd, C (the header's) at q: one evaluation of the ellipse's |b'(theta)| serves all three.
+  // kn, kd, C (the header's) at q.
   SKIPSTONE_HD void curvature_terms(double q, double& n, double& d, double& C) const {
-    if (shape != ArcShape::ellipse) {
-      n = kn;
-      d = kd;
-      C = kc;
+    if (shape == ArcShape::ellipse) {
+      ellipse_terms(a, b, q, n, d, C);
       return;
     }
-    const double s = sin(q), c = cos(q);
-    C = a * a * s * s + b * b * c * c;
-    d = C * sqrt(C);
-    n = -a * b;
+    n = kn;
+    d = kd;
+    C = kc;
+  }
+
+  // e1(q).y and e2(q).y (roll3's in-plane gravity).
+  SKIPSTONE_HD void normal_y(double q, double& e1y, double& e2y) const {
+    if (shape == ArcShape::ellipse) ellipse_normal_y(a, b, q, e1y, e2y);
+    else turned_normal_y(turn, q_ref, e1_ref.x, e1_ref.y, q, e1y, e2y);
   }
 
   SKIPSTONE_HD EdgePoint point(double q) const {
@@ -120,6 +155,7 @@ SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc make_arc(ArcShape shape, int part, double 
   arc.kn = shape == ArcShape::vertex ? -1.0 : 0.0;
   arc.kd = shape == ArcShape::vertex ? 0.0 : 1.0;
   arc.kc = 1.0;
+  arc.turn = shape == ArcShape::vertex ? 1.0 : -kappa;
   arc.q_ref = q_ref;
   arc.b_ref = b_ref;
   arc.e1_ref = e1_ref;

@@ -43,11 +43,11 @@
 
 namespace skipstone {
 
-// roll3's in-plane gravity on (v1', v2') at the wall point e.
-SKIPSTONE_HD SKIPSTONE_INLINE void inplane_gravity_rhs(double G, double cos_phi, const EdgePoint& e, double& f0,
+// roll3's in-plane gravity on (v1', v2') where the wall's frame has e1.y = e1y, e2.y = e2y.
+SKIPSTONE_HD SKIPSTONE_INLINE void inplane_gravity_rhs(double G, double cos_phi, double e1y, double e2y, double& f0,
                                                        double& f1) {
-  f0 -= G * cos_phi * e.e1.y;
-  f1 -= G * e.e2.y;
+  f0 -= G * cos_phi * e1y;
+  f1 -= G * e2y;
 }
 
 template <int N_>
@@ -76,7 +76,11 @@ struct EdgeSystem {
     double kn, kd, C, fc, fs;
     arc.curvature_terms(q, kn, kd, C);
     edge_transversal_rhs(kn, kd, C, r, eta, y, f, fc, fs);
-    if (inplane_gravity()) inplane_gravity_rhs(G, y[3], arc.point(q), f[0], f[1]);
+    if (inplane_gravity()) {
+      double e1y, e2y;
+      arc.normal_y(q, e1y, e2y);
+      inplane_gravity_rhs(G, y[3], e1y, e2y, f[0], f[1]);
+    }
     if constexpr (N == 10) longitudinal_rhs(fc, fs, r, eta, G, y, f);
   }
 
