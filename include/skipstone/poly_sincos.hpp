@@ -35,11 +35,13 @@ SKIPSTONE_HD SKIPSTONE_INLINE void poly_sincos(double x, double& s, double& c) {
                         r2 * (1.0 / 479001600.0 + r2 * (-1.0 / 87178291200.0 + r2 * (1.0 / 20922789888000.0))))));
   const double sr = r + r * r2 * sp;
   const double cr = (1.0 - 0.5 * r2) + r2 * r2 * cp;
-  const double q = k - 4.0 * floor(0.25 * k);  // k mod 4: 0, 1, 2 or 3
-  const bool odd = q == 1.0 || q == 3.0;
+  // k mod 4 as -2, -1, 0, 1 or 2 (rint, not floor: g++ vectorises floor only without
+  // -ftrapping-math); -1 is quadrant 3, -2 and 2 quadrant 2
+  const double m = k - 4.0 * rint(0.25 * k);
+  const bool odd = fabs(m) == 1.0;
   const double s0 = odd ? cr : sr, c0 = odd ? sr : cr;
-  s = q >= 2.0 ? -s0 : s0;
-  c = q == 1.0 || q == 2.0 ? -c0 : c0;
+  s = m > 1.5 || m < -0.5 ? -s0 : s0;
+  c = m > 0.5 || m < -1.5 ? -c0 : c0;
 }
 
 }  // namespace skipstone
