@@ -27,9 +27,10 @@
 // and no branch on the shape but the ellipse's (the CPU backend's SIMD lanes). For the same
 // reason the right-hand side's sines and cosines of q (the ellipse's terms, roll3's in-plane
 // gravity along e1(q) and e2(q)) are poly_sincos's, which vectorises and rounds the same in a
-// lane; the wall points of the junctions and the trace rows (point) use libm. Each table says which piece a wall point lies on
-// (edge_arc_at) and which piece follows a break (edge_arc_after); q is unwrapped, so a ball
-// going round a stadium more than once sees q grow past the perimeter.
+// lane; the wall points of the junctions and the trace rows (point) use libm.
+// Each table says which piece a wall point lies on (edge_arc_at) and which piece follows a
+// break (edge_arc_after); q is unwrapped, so a ball going round a stadium more than once sees q
+// grow past the perimeter.
 #pragma once
 #include "skipstone/poly_sincos.hpp"
 #include "skipstone/tables/disc.hpp"
@@ -83,7 +84,7 @@ struct EdgeArc {
   double kappa;        // line, circle: the constant curvature
   double kn, kd, kc;   // line, circle, vertex: kappa = kn / kd, dq/dl = kc / kd (the header's C)
   double turn;         // line, circle, vertex: e1(q) is e1_ref turned by turn (q - q_ref)
-  double q_ref;        // line, circle: the coordinate of the reference point
+  double q_ref;        // line, circle: the coordinate of the reference point (vertex: 0)
   Vec2 b_ref, e1_ref;  // line: point and outward normal there; circle: centre c and e1 at q_ref
   double a, b;         // ellipse: semi-axes along x and y
   int index;           // polygon: the edge (line) or vertex number
@@ -136,7 +137,6 @@ struct EdgeArc {
     const double m = 1.0 - (a * a) / (b * b);
     return b * (elliptic_e(q1, m) - elliptic_e(q0, m));
   }
-
 };
 
 // A piece with no ends.

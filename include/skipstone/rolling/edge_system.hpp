@@ -28,7 +28,7 @@
 // (r sin(phi)): -1 / r to round-off, the one formula for every piece,
 // which is the limit rho -> 0 of a circle piece of radius rho (kappa = -1/rho: f_c = -cos(phi) /
 // (rho + r sin(phi)), f_s = -sin(phi) / (rho + r sin(phi)), psi' = l' / rho = v2 / (rho + r sin(phi))).
-// In particular S12' = eta (f_s + 1/r) v1 v2 = 0: the spin about the contact normal is constant
+// In particular S12' = eta (f_s + 1/r) v1 v2 = 0 (to round-off as computed): the spin about the contact normal is constant
 // and (v1, v2) turns at eta S12 / r, the centre running along a circle of the sphere. The vertex
 // piece meets the two edge pieces where the sphere and the edges' cylinders touch (the planes
 // through V across each edge): the frames agree there and only the curvature jumps, a break.
