@@ -1,9 +1,10 @@
 // CPU backend: the ensemble kernel on Thrust's OpenMP system (compiled by the host compiler).
 // The systems whose row of kSystems (skipstone/system_traits.hpp) has SIMD lanes - no-slip scans
-// in a round wall (disc; cylinder:disc) and the rim passages of roll4:disc and its Figure-18
-// system - run their trajectories in lanes, one block of trajectories per iteration
-// (noslip_lane_block.hpp, rim_lane_block.hpp); every other system, and every scan that asks for
-// Lyapunov exponents, one trajectory per iteration (ensemble.inl).
+// in a round wall (disc; cylinder:disc) and the rim passages of roll4:disc, its Figure-18 system
+// and the rolling tables roll3:<table>, roll4:<table> - run their trajectories in lanes, one
+// block of trajectories per iteration (noslip_lane_block.hpp, rim_lane_block.hpp,
+// table_roll_lanes.hpp); every other system, and every scan that asks for Lyapunov exponents,
+// one trajectory per iteration (ensemble.inl).
 #include <omp.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include "noslip_lane_block.hpp"
 #include "rim_lane_block.hpp"
 #include "skipstone/system_traits.hpp"
+#include "table_roll_lanes.hpp"
 
 namespace skipstone::cpu {
 
@@ -80,13 +82,43 @@ void run_rim_lanes(const ScanSpec& spec, std::uint64_t first, std::uint64_t coun
     run_lane_blocks<RimLaneBlock<Trajectories<double, kRimLanes<double>>>>(spec, first, count, out, done);
 }
 
+// A roll3:<table> (N = 6) or roll4:<table> (N = 10) scan in lanes of one AVX-512 register of
+// doubles (the tables have no float kernel).
+template <int N, TableKind TK>
+void run_table_lanes_of(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
+                        DoneCounter* done) {
+  using cpu_lanes::RimLaneBlock;
+  using cpu_lanes::TableRollTrajectories;
+  run_lane_blocks<RimLaneBlock<TableRollTrajectories<N, TK, kRimLanes<double>>>>(spec, first, count, out, done);
+}
+
+template <int N>
+void run_table_lanes(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
+                     DoneCounter* done) {
+  switch (spec.table) {
+    case TableKind::disc:
+      if constexpr (N == 6) run_table_lanes_of<N, TableKind::disc>(spec, first, count, out, done);
+      break;
+    case TableKind::stadium: run_table_lanes_of<N, TableKind::stadium>(spec, first, count, out, done); break;
+    case TableKind::ellipse: run_table_lanes_of<N, TableKind::ellipse>(spec, first, count, out, done); break;
+    case TableKind::rectangle: run_table_lanes_of<N, TableKind::rectangle>(spec, first, count, out, done); break;
+    case TableKind::polygon: run_table_lanes_of<N, TableKind::polygon>(spec, first, count, out, done); break;
+    case TableKind::sinai: run_table_lanes_of<N, TableKind::sinai>(spec, first, count, out, done); break;
+    default: break;
+  }
+}
+
 // The lane blocks above exist for these systems only: a row of kSystems with other lanes is a
 // dispatch that run_chunk does not have.
 constexpr bool lanes_have_blocks() {
   for (const SystemTraits& s : kSystems) {
     const bool round_wall = s.table == TableKind::disc &&
                             (s.model == ModelKind::noslip_plane || s.model == ModelKind::noslip_cylinder);
-    const bool rim = s.model == ModelKind::roll_disc_transversal || s.model == ModelKind::roll_disc;
+    const bool tables = s.table == TableKind::stadium || s.table == TableKind::ellipse ||
+                        s.table == TableKind::rectangle || s.table == TableKind::polygon ||
+                        s.table == TableKind::sinai || (s.table == TableKind::disc && s.model == ModelKind::roll3_table);
+    const bool rim = s.model == ModelKind::roll_disc_transversal || s.model == ModelKind::roll_disc ||
+                     ((s.model == ModelKind::roll3_table || s.model == ModelKind::roll4_table) && tables);
     if ((s.lanes == Lanes::round_wall && !round_wall) || (s.lanes == Lanes::rim && !rim)) return false;
   }
   return true;
@@ -143,7 +175,11 @@ void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, T
   // trajectory per iteration
   const Lanes lanes = system && spec.lyapunov_vectors == 0 ? system->lanes : Lanes::none;
   const bool in_float = spec.precision == Precision::float32;
-  if (lanes == Lanes::rim && spec.model == ModelKind::roll_disc_transversal)
+  if (lanes == Lanes::rim && spec.model == ModelKind::roll3_table)
+    run_table_lanes<6>(spec, first, count, out, done);
+  else if (lanes == Lanes::rim && spec.model == ModelKind::roll4_table)
+    run_table_lanes<10>(spec, first, count, out, done);
+  else if (lanes == Lanes::rim && spec.model == ModelKind::roll_disc_transversal)
     run_rim_lanes<cpu_lanes::TransversalTrajectories>(spec, first, count, out, done);
   else if (lanes == Lanes::rim)
     run_rim_lanes<cpu_lanes::DiscRollTrajectories>(spec, first, count, out, done);

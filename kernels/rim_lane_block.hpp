@@ -1,15 +1,15 @@
-// CPU backend only: a block of rolling trajectories whose rim passages (paper Proposition 12
-// with kappa = -1/R) run W at a time in SIMD lanes - the Figure-18 system (roll4:disc-transversal,
-// one passage per trajectory) and roll4:disc (passages between flat-part flights, Figures
-// 19-20). Each lane holds one passage's RimStepper (rim_passage.hpp), which decides its next GBS
-// step (an adaptive step, a Newton iterate of the exit, the step to the exit); gbs_step_lanes
-// (gbs.hpp) computes the steps of all W lanes together, its loops over the lanes vectorised by
-// the compiler, and each stepper takes its own. When a lane's passage is over, its trajectory
-// goes on on its own (roll4:disc: the junction and the flight to the next passage) and either
-// starts its next passage in the lane or writes its result, and the lane takes the next
-// trajectory of the block. Each trajectory is set up, stepped and reported exactly as its
-// one-trajectory kernel does it (simulate_disc_transversal, simulate_roll4_disc), so the results
-// are that kernel's, bit for bit (tests/test_rim_lanes.cpp).
+// CPU backend only: a block of rolling trajectories whose rim passages (paper Proposition 12 with
+// kappa = -1/R) run W at a time in SIMD lanes - the Figure-18 system (roll4:disc-transversal, one
+// passage per trajectory) and roll4:disc (passages between flat-part flights, Figures 19-20); the
+// rolling tables' trajectories (table_roll_lanes.hpp) run in the same block. Each lane holds one
+// passage's RimStepper (rim_passage.hpp), which decides its next GBS step (an adaptive step, a
+// Newton iterate of the exit, the step to the exit); gbs_step_lanes (gbs.hpp) computes the steps of
+// all W lanes together, its loops over the lanes vectorised by the compiler, and each stepper takes
+// its own. When a lane's passage is over, its trajectory goes on on its own (roll4:disc: the
+// junction and the flight to the next passage) and either starts its next passage in the lane or
+// writes its result, and the lane takes the next trajectory of the block. Each trajectory is set
+// up, stepped and reported exactly as its one-trajectory kernel does it (simulate_disc_transversal,
+// simulate_roll4_disc), so the results are that kernel's, bit for bit (tests/test_rim_lanes.cpp).
 #pragma once
 #include <cstdint>
 

@@ -67,6 +67,12 @@ TEST_F(CliTest, BenchQuickWritesJsonWithPositiveRates) {
     EXPECT_EQ(b[key]["over_baseline"]["baseline"], "figure18") << key;
     EXPECT_GT(b[key]["over_baseline"]["1_thread_side_by_side"]["steps"].get<double>(), 0.0) << key;
   }
+  // the rolling tables' lanes over one trajectory at a time, side by side on 1 thread
+  for (const char* key : {"roll4_stadium_gravity", "roll4_ellipse_gravity", "roll3_stadium_gravity",
+                          "roll3_stadium_rim_map"}) {
+    expect_positive_rate(b[key]["scalar_loop_1_thread"], "steps", key);
+    EXPECT_GT(b[key]["over_baseline"]["1_thread_side_by_side_over_own_scalar_loop"]["steps"].get<double>(), 0.0) << key;
+  }
   // the ratios on 1 thread come from runs timed side by side, each reported with its rates
   for (const char* run : {"roll4_disc_gravity", "roll4_disc_gravity scalar_loop", "roll4_stadium_gravity", "figure18",
                           "roll3_stadium_rim_map"})

@@ -5,11 +5,15 @@
 // step budget, masked points between them) and for roll4:disc scans whose trajectories end in
 // every way there is (t_max on a plate or on the rim, the event and step budgets, energy drift,
 // masked starts, both sheets), in double and float, with R, r, eta and gravity differing from
-// lane to lane and counts that are not a multiple of the lane count; and one gbs_step_lanes
-// call against gbs_step lane by lane, each with its own step length.
+// lane to lane and counts that are not a multiple of the lane count; the same for the rolling
+// tables roll3:<table> and roll4:<table> (passages over the stadium's breaks and round a
+// polygon's vertices, the ellipse, the Sinai scatterers, the disc; with and without gravity,
+// roll3's in-plane gravity zero in some lanes; rim_entry starts); and one gbs_step_lanes call
+// against gbs_step lane by lane, each with its own step length.
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <fstream>
 #include <set>
 #include <string>
 
@@ -44,6 +48,114 @@ LaneCase in_float(const LaneCase& c, const nlohmann::json& options = nlohmann::j
   config["options"]["precision"] = "float";
   for (const auto& [key, value] : options.items()) config["options"][key] = value;
   return {"float kernel, " + c.name, config.dump(), c.must_see, c.both_sides};
+}
+
+// The rolling tables (roll3:<table>, roll4:<table>): passages over the breaks of the stadium and
+// round a polygon's vertices, the ellipse's varying curvature, the Sinai scatterers, with and
+// without gravity (roll3's in-plane gravity differing from lane to lane), rim_entry starts.
+std::vector<LaneCase> table_cases() {
+  const std::string pentagon = R"("vertices": [[0.0, 1.0], [-0.951057, 0.309017], [-0.587785, -0.809017],
+                                                [0.587785, -0.809017], [0.951057, 0.309017]])";
+  return {
+      {"roll4:stadium under gravity, t_max on plates and on the edge",
+       R"({"system": "roll4:stadium", "parameters": {"half_length": 1.0, "R": 1.0, "r": 0.1, "eta": 0.5,
+                                                     "g_effective": 1.0},
+           "initial": {"start": "plate", "x1": -0.715, "x2": 0.0, "z": 0.0, "v2": 1.0, "S23": -1.0},
+           "scan": {"type": "random", "count": 37, "seed": 21,
+                    "axes": [{"param": "v1", "min": -2, "max": -0.2}, {"param": "S12", "min": 0.3, "max": 0.9}]},
+           "stop": {"t_max": 12.0}})",
+       {Status::finished}, false},
+      {"roll4:stadium on N^-, the event budget, half_length and r differing between lanes",
+       R"({"system": "roll4:stadium", "parameters": {"R": 1.0, "eta": 0.5, "g_effective": 0.0},
+           "initial": {"start": "plate_minus", "x1": 0.2, "x2": 0.1, "z": 0.0, "v1": 0.7, "v2": 1.0, "v3": 0.3,
+                       "S13": 0.2, "S23": -1.0},
+           "scan": {"type": "random", "count": 29, "seed": 22,
+                    "axes": [{"param": "half_length", "min": 0.2, "max": 1.5}, {"param": "r", "min": 0.05, "max": 0.3},
+                             {"param": "S12", "min": -0.9, "max": 0.9}]},
+           "stop": {"t_max": 50.0, "max_events": 9}})",
+       {Status::finished}, false},
+      {"roll3:stadium, in-plane gravity differing between lanes (0 in some)",
+       R"({"system": "roll3:stadium", "parameters": {"half_length": 1.0, "R": 1.0, "r": 0.1, "eta": 0.5},
+           "initial": {"start": "plate", "x1": 0.0, "x2": 0.5, "v2": 0.0},
+           "scan": {"type": "grid", "axes": [{"param": "v1", "min": -1, "max": 1, "n": 7},
+                                             {"param": "S12", "min": -0.5, "max": 0.5, "n": 5},
+                                             {"param": "g_effective", "min": 0.0, "max": 1.0, "n": 2}]},
+           "stop": {"t_max": 15.0}})",
+       {Status::finished}, false},
+      {"roll3:stadium rim_entry starts: one passage each",
+       R"({"system": "roll3:stadium", "parameters": {"half_length": 1.0, "R": 1.0, "r": 0.1, "eta": 0.5},
+           "initial": {"start": "rim_entry", "speed": 1.0},
+           "scan": {"type": "grid", "axes": [{"param": "boundary_s", "min": 0.0, "max": 0.875, "n": 8},
+                                             {"param": "v2", "min": -1, "max": 1, "n": 9},
+                                             {"param": "S12", "min": -1, "max": 1, "n": 5}]},
+           "stop": {"t_max": 200.0}})",
+       {Status::exited, Status::masked}, false},
+      {"roll3:polygon under gravity: round the vertices, the step budget",
+       R"({"system": "roll3:polygon", "parameters": {)" + pentagon + R"(, "r": 0.1, "gamma": 0.6324555320336759,
+                                                      "g": 1.0},
+           "initial": {"start": "plate", "x1": 0.0, "x2": 0.0, "v2": 0.6},
+           "scan": {"type": "random", "count": 41, "seed": 23,
+                    "axes": [{"param": "v1", "min": -1, "max": 1}, {"param": "S12", "min": -1, "max": 1}]},
+           "stop": {"t_max": 20.0}, "options": {"rtol": 1e-10, "atol": 1e-10, "max_steps": 300}})",
+       {Status::finished, Status::integrator_failure}, false},
+      {"roll4:rectangle, round the corners",
+       R"({"system": "roll4:rectangle", "parameters": {"width": 2.0, "height": 1.0, "r": 0.1, "eta": 0.5,
+                                                       "g_effective": 1.0},
+           "initial": {"start": "plate", "x1": 0.1, "x2": 0.2, "z": 0.0, "v3": 0.0, "S13": 0.0, "S23": 0.0},
+           "scan": {"type": "random", "count": 31, "seed": 24,
+                    "axes": [{"param": "v1", "min": -1, "max": 1}, {"param": "v2", "min": -1, "max": 1},
+                             {"param": "S12", "min": -1, "max": 1}]},
+           "stop": {"t_max": 10.0}})",
+       {Status::finished}, false},
+      {"roll4:polygon, energy drift",
+       R"({"system": "roll4:polygon", "parameters": {)" + pentagon + R"(, "r": 0.1, "eta": 0.5, "g_effective": 1.0},
+           "initial": {"start": "plate", "x1": 0.0, "x2": 0.0, "z": 0.0, "v2": 0.6, "v3": 0.2, "S13": 0.1,
+                       "S23": 0.0},
+           "scan": {"type": "random", "count": 23, "seed": 25,
+                    "axes": [{"param": "v1", "min": -1, "max": 1}, {"param": "S12", "min": -1, "max": 1}]},
+           "stop": {"t_max": 20.0}, "options": {"energy_tolerance": 4e-16}})",
+       {Status::energy_drift}, false},
+      {"roll3:ellipse under in-plane gravity",
+       R"({"system": "roll3:ellipse", "parameters": {"a": 2.0, "b": 1.0, "r": 0.1, "eta": 0.5, "g_effective": 1.0},
+           "initial": {"start": "plate", "x2": 0.0, "v1": 0.0},
+           "scan": {"type": "random", "count": 27, "seed": 26,
+                    "axes": [{"param": "x1", "min": -1.9, "max": 1.9}, {"param": "v2", "min": -1, "max": 1},
+                             {"param": "S12", "min": -1, "max": 1}]},
+           "stop": {"t_max": 10.0}})",
+       {Status::finished}, false},
+      {"roll4:ellipse, a differing between lanes",
+       R"({"system": "roll4:ellipse", "parameters": {"b": 1.0, "r": 0.1, "eta": 0.5, "g_effective": 1.0},
+           "initial": {"start": "plate", "x1": 0.3, "x2": 0.0, "z": 0.0, "v1": 0.0, "v2": 1.0, "v3": 0.0, "S13": 0.0,
+                       "S23": 0.0},
+           "scan": {"type": "random", "count": 25, "seed": 27,
+                    "axes": [{"param": "a", "min": 1.2, "max": 2.5}, {"param": "S12", "min": -1, "max": 1}]},
+           "stop": {"t_max": 15.0}})",
+       {Status::finished}, false},
+      {"roll3:sinai, over the scatterers' edges; roll3:disc",
+       R"({"system": "roll3:sinai", "parameters": {"side": 1.0, "radius": 0.25, "r": 0.05, "eta": 0.5, "g": 0.0},
+           "initial": {"start": "plate", "x1": 0.5, "v1": 0.921061, "v2": 0.389418},
+           "scan": {"type": "random", "count": 33, "seed": 28,
+                    "axes": [{"param": "x2", "min": -0.5, "max": 0.5}, {"param": "S12", "min": -1.5, "max": 1.5}]},
+           "stop": {"t_max": 4.0}})",
+       {Status::finished}, false},
+      {"roll4:sinai",
+       R"({"system": "roll4:sinai", "parameters": {"side": 1.0, "radius": 0.25, "r": 0.05, "eta": 0.5,
+                                                   "g_effective": 0.5},
+           "initial": {"start": "plate", "x1": 0.5, "z": 0.0, "v1": 0.921061, "v2": 0.389418, "v3": 0.0,
+                       "S13": 0.0, "S23": 0.3},
+           "scan": {"type": "random", "count": 21, "seed": 29,
+                    "axes": [{"param": "x2", "min": -0.5, "max": 0.5}, {"param": "S12", "min": -1.5, "max": 1.5}]},
+           "stop": {"t_max": 4.0}})",
+       {Status::finished}, false},
+      {"roll3:disc, in-plane gravity",
+       R"({"system": "roll3:disc", "parameters": {"R": 1.0, "r": 0.1, "eta": 0.5, "g_effective": 1.0},
+           "initial": {"start": "plate", "x1": 0.0, "x2": 0.3},
+           "scan": {"type": "random", "count": 19, "seed": 30,
+                    "axes": [{"param": "v1", "min": -1, "max": 1}, {"param": "v2", "min": -1, "max": 1},
+                             {"param": "S12", "min": -1, "max": 1}]},
+           "stop": {"t_max": 10.0}})",
+       {Status::finished}, false},
+  };
 }
 
 std::vector<LaneCase> lane_cases() {
@@ -111,6 +223,7 @@ std::vector<LaneCase> lane_cases() {
   cases.push_back(in_float(cases[n - 3]));
   cases.push_back(in_float(cases[n - 2], {{"energy_tolerance", 2e-7}}));
   cases.push_back(in_float(cases[n - 1]));
+  for (const LaneCase& c : table_cases()) cases.push_back(c);
   return cases;
 }
 
@@ -134,6 +247,24 @@ TEST(RimLanes, ScansMatchTheOneTrajectoryKernelBitwise) {
       EXPECT_EQ(2u, sides.size()) << c.name << ": exits on one side only";
     }
     EXPECT_GT(steps.size(), 2u) << c.name << ": passages of equal length do not test lane refills";
+  }
+}
+
+// The rolling-table presets (examples/), their grids cut to a few points per axis: the lanes'
+// results are the one-trajectory kernel's.
+TEST(RimLanes, RollingTablePresetsMatchTheOneTrajectoryKernelBitwise) {
+  constexpr int kPointsPerAxis = 7;
+  for (const char* name : {"roll3_polygon", "roll3_sinai", "roll3_stadium", "roll4_stadium", "roll4_ellipse",
+                           "roll4_stadium_shadow", "figure4"}) {
+    const std::string path = std::string(SKIPSTONE_SOURCE_DIR) + "/examples/" + name + ".json";
+    std::ifstream in(path);
+    ASSERT_TRUE(in) << path;
+    nlohmann::json config = nlohmann::json::parse(in);
+    for (auto& axis : config["scan"]["axes"])
+      if (axis["n"].get<int>() > kPointsPerAxis) axis["n"] = kPointsPerAxis;
+    testing::LaneScan scan;
+    testing::run_lane_scan(name, config.dump(), fields, scan);
+    if (HasFatalFailure()) return;
   }
 }
 

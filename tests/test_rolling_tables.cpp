@@ -354,7 +354,8 @@ TEST(RollVertex, VertexIsTheLimitOfASmallCircle) {
   const double r = 0.1, eta = 0.6, rho = 1e-7;
   EdgeSystem<10> vertex{vc.arc, r, eta, 0.7, 1.0, 1.0, 1.0};
   EdgeSystem<10> circle = vertex;
-  circle.arc = circle_arc(vc.arc.b_ref + rho * vc.arc.e1_ref, vc.arc.e1_ref, -1.0 / rho, 0.0, 0, -kNoBreak, kNoBreak);
+  circle.arc = circle_arc(vc.arc.b_ref + rho * vc.arc.e1_ref, vc.arc.e1_ref, -1.0, rho, 0.0, 0, -kNoBreak,
+                         kNoBreak);
   const double phi = 1.1;
   const double y[10] = {0.3, -0.5, 0.4, std::cos(phi), std::sin(phi), 0.0, 0.2, -0.6, 0.35, 0.0};
   double fv[10], fc[10];

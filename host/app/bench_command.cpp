@@ -52,9 +52,10 @@ const char* const kBenchHelp =
     "map. Each table's rates are also given over the dedicated kernel's (roll4:disc for roll4,\n"
     "the Figure-18 map for roll3): of the runs above and, on the CPU, of a second timing on 1\n"
     "thread with all of them side by side (one sample of each per round, samples of at least\n"
-    "0.1 s), also over roll4:disc's scalar loop. On the CPU backend each runs on all threads\n"
-    "and on 1, and the disc and roll4:disc also as a scalar single-thread loop (one trajectory\n"
-    "at a time); the flop rates of the disc and of the double Figure-18 map (hand counts per\n"
+    "0.1 s), also over roll4:disc's scalar loop, and, side by side too, over their own scalar\n"
+    "loop (the CPU backend's SIMD lanes over one trajectory at a time). On the CPU backend each\n"
+    "runs on all threads and on 1, and the disc, roll4:disc and the rolling tables also as a\n"
+    "scalar single-thread loop (one trajectory at a time); the flop rates of the disc and of the double Figure-18 map (hand counts per\n"
     "impact and per GBS step) are compared with a measured FMA peak (CPU) or the documented FP64\n"
     "peak (known GPUs). Workloads are larger on a GPU; --quick makes them tiny (a smoke test, 2\n"
     "runs unless --reps).\n"
@@ -150,7 +151,7 @@ std::vector<Workload> workloads(const WorkloadSizes& z) {
                                           {"steps", "steps/s", &EnsembleTotals::steps}};
   const auto roll4_table = [&](const char* key, const char* title, const char* system, const json& table) {
     return Workload{key, title, roll4_table_gravity_config(system, table, z.roll4_count, z.roll4_t_max), roll_rates, {},
-                    nullptr, {}, false, "roll4_disc_gravity"};
+                    nullptr, {}, true, "roll4_disc_gravity"};
   };
   return {
       {"disc", "no-slip disc, gamma = sqrt(2/3), boundary start", disc_config(z.disc_count, z.disc_events),
@@ -174,14 +175,15 @@ std::vector<Workload> workloads(const WorkloadSizes& z) {
       roll4_table("roll4_ellipse_gravity", "roll4:ellipse, a 2, b 1, same setting", "roll4:ellipse",
                   {{"a", 2.0}, {"b", 1.0}}),
       {"roll3_stadium_gravity", "roll3:stadium with in-plane gravity g_effective 1",
-       roll3_stadium_gravity_config(z.roll4_count, z.roll4_t_max), roll_rates, {}, nullptr, {}, false, "figure18"},
+       roll3_stadium_gravity_config(z.roll4_count, z.roll4_t_max), roll_rates, {}, nullptr, {}, true, "figure18"},
       {"roll3_stadium_rim_map", "roll3:stadium rim_entry exit map, 8 wall points x v2 x S12",
-       roll3_stadium_rim_map_config(z.roll3_map_n), map_rates, {}, nullptr, {}, false, "figure18"},
+       roll3_stadium_rim_map_config(z.roll3_map_n), map_rates, {}, nullptr, {}, true, "figure18"},
   };
 }
 
 // The ratios of the medians of the rates two measurements both have (below 1: slower), printed.
-json rate_ratios(const Workload& w, const json& mine, const json& base, const std::string& what) {
+json rate_ratios(const Workload& w, const json& mine, const json& base, const std::string& base_key,
+                 const std::string& what) {
   json r = json::object();
   std::string line;
   for (const RateDef& rate : w.rates) {
@@ -192,29 +194,34 @@ json rate_ratios(const Workload& w, const json& mine, const json& base, const st
     std::snprintf(part, sizeof part, "%s%s %.3fx", line.empty() ? "" : ", ", rate.name, x);
     line += part;
   }
-  std::printf("  %s over %s, %s: %s\n", w.key.c_str(), w.baseline.c_str(), what.c_str(), line.c_str());
+  std::printf("  %s over %s, %s: %s\n", w.key.c_str(), base_key.c_str(), what.c_str(), line.c_str());
   return r;
 }
 
 // A workload's rates over its baseline's: of their runs on the backend (all threads, timed one
 // after the other) and, on the CPU, of their side-by-side runs on 1 thread, also over the
-// baseline's scalar loop.
+// baseline's scalar loop and over the workload's own scalar loop where it has one.
 json over_baseline(const Workload& w, const json& benchmarks, const json& side_by_side) {
   json r = {{"baseline", w.baseline}};
-  r["all_threads"] = rate_ratios(w, benchmarks[w.key]["backend"], benchmarks[w.baseline]["backend"], "all threads");
+  r["all_threads"] =
+      rate_ratios(w, benchmarks[w.key]["backend"], benchmarks[w.baseline]["backend"], w.baseline, "all threads");
   if (side_by_side.contains(w.key)) {
     r["1_thread_side_by_side"] =
-        rate_ratios(w, side_by_side[w.key], side_by_side[w.baseline], "1 thread side by side");
+        rate_ratios(w, side_by_side[w.key], side_by_side[w.baseline], w.baseline, "1 thread side by side");
     const std::string scalar = w.baseline + " scalar_loop";
     if (side_by_side.contains(scalar))
       r["1_thread_side_by_side_over_scalar_loop"] =
-          rate_ratios(w, side_by_side[w.key], side_by_side[scalar], "1 thread side by side, over its scalar loop");
+          rate_ratios(w, side_by_side[w.key], side_by_side[scalar], scalar, "1 thread side by side");
+    const std::string own = w.key + " scalar_loop";
+    if (side_by_side.contains(own))
+      r["1_thread_side_by_side_over_own_scalar_loop"] =
+          rate_ratios(w, side_by_side[w.key], side_by_side[own], own, "1 thread side by side");
   }
   return r;
 }
 
-// The runs timed side by side: every workload that has a baseline, and each baseline (with its
-// scalar loop where it has one) once, before them.
+// The runs timed side by side: every workload that has a baseline (with its scalar loop where it
+// has one), and each baseline (with its scalar loop where it has one) once, before them.
 std::vector<SideBySideRun> side_by_side_runs(const std::vector<Workload>& ws) {
   std::vector<SideBySideRun> runs;
   const auto has = [&](const std::string& key) {
@@ -231,6 +238,7 @@ std::vector<SideBySideRun> side_by_side_runs(const std::vector<Workload>& ws) {
           if (b.scalar_loop) runs.push_back({b.key, b.config, b.rates, true});
         }
     runs.push_back({w.key, w.config, w.rates, false});
+    if (w.scalar_loop) runs.push_back({w.key, w.config, w.rates, true});
   }
   return runs;
 }

@@ -11,6 +11,8 @@
 // The float kernels (disc, cylinder:disc) build the same setup in double and round it to float
 // (setup_as), so a float trajectory starts from the double one's initial condition rounded.
 #pragma once
+#include <type_traits>
+
 #include "skipstone/noslip_trajectory.hpp"
 #include "skipstone/scan_point.hpp"
 #include "skipstone/sinks.hpp"
@@ -203,18 +205,24 @@ SKIPSTONE_HD SKIPSTONE_INLINE PolygonTable polygon_table(const ScanSpec& spec, c
   return poly;
 }
 
+// The table T of this scan point as its concrete type (void for a TableKind that is no 2D table).
+template <TableKind T>
+SKIPSTONE_HD auto plane_table_of(const ScanSpec& spec, const ScanPoint& pt) {
+  const double* p = pt.p;
+  if constexpr (T == TableKind::disc) return DiscTable{p[P_R]};
+  else if constexpr (T == TableKind::strip) return StripTable{p[P_L]};
+  else if constexpr (T == TableKind::stadium) return StadiumTable{p[P_HALF_LENGTH], p[P_R]};
+  else if constexpr (T == TableKind::ellipse) return EllipseTable{p[P_A], p[P_B]};
+  else if constexpr (T == TableKind::sinai) return SinaiTable{p[P_SIDE], p[P_RADIUS]};
+  else if constexpr (T == TableKind::rectangle || T == TableKind::polygon)
+    return polygon_table(spec, pt, T == TableKind::rectangle);
+}
+
 // The table T of this scan point, handed to `f` as a concrete type: T is a compile-time
 // constant here, so a kernel instantiated for one table holds only that table's code.
 template <TableKind T, class F>
 SKIPSTONE_HD void with_plane_table_of(const ScanSpec& spec, const ScanPoint& pt, F&& f) {
-  const double* p = pt.p;
-  if constexpr (T == TableKind::disc) f(DiscTable{p[P_R]});
-  else if constexpr (T == TableKind::strip) f(StripTable{p[P_L]});
-  else if constexpr (T == TableKind::stadium) f(StadiumTable{p[P_HALF_LENGTH], p[P_R]});
-  else if constexpr (T == TableKind::ellipse) f(EllipseTable{p[P_A], p[P_B]});
-  else if constexpr (T == TableKind::sinai) f(SinaiTable{p[P_SIDE], p[P_RADIUS]});
-  else if constexpr (T == TableKind::rectangle || T == TableKind::polygon)
-    f(polygon_table(spec, pt, T == TableKind::rectangle));
+  if constexpr (!std::is_void_v<decltype(plane_table_of<T>(spec, pt))>) f(plane_table_of<T>(spec, pt));
 }
 
 // The setup of this scan point for model M (a no-slip model) on table T in precision P, handed

@@ -19,7 +19,7 @@ namespace skipstone {
 enum class Lanes : std::int32_t {
   none = 0,    // one trajectory per iteration (ensemble.inl)
   round_wall,  // no-slip SIMD lanes in a round wall (noslip_lane_block.hpp)
-  rim,         // rim-passage SIMD lanes of the rolling disc systems (rim_lane_block.hpp)
+  rim,         // rim-passage SIMD lanes of the rolling systems (rim_lane_block.hpp)
 };
 
 // How `skipstone trace --sample` samples a trajectory.
@@ -84,7 +84,7 @@ constexpr SystemTraits rolling(const char* name, ModelKind m, TableKind t) {
   const std::uint32_t faces = interior | start_bit(StartKind::plate_minus);
   const std::uint32_t obs = noslip_obs | kObsExit;
   return {name, m, t, 3, roll3 ? faces | start_bit(StartKind::rim_entry) : faces,
-          t == TableKind::disc ? obs | kObsCaustic : obs, false, Lanes::none, sinai, !(sinai && roll3),
+          t == TableKind::disc ? obs | kObsCaustic : obs, false, Lanes::rim, sinai, !(sinai && roll3),
           Sampling::sink};
 }
 }  // namespace traits_detail

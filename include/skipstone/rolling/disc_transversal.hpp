@@ -58,24 +58,59 @@ SKIPSTONE_HD SKIPSTONE_INLINE bool entry_v1(double speed, double v2, double S12,
   return true;
 }
 
-// The transversal right-hand side for y = (v1, v2, S12, cos phi, sin phi, arc length s along
-// the rim); returns f_c and f_s for the longitudinal block of roll4_disc.hpp. Component k of y
-// and f lies at [k * S]: S = 1 for one state, S = W for a lane of the CPU backend's W-lane states
-// (kernels/rim_lane_block.hpp).
+// The transversal block's rates of (v1, v2, S12, cos phi, sin phi) given f_c and f_s. Component
+// k of y and f lies at [k * S]: S = 1 for one state, S = W for a lane of the CPU backend's
+// W-lane states (kernels/rim_lane_block.hpp).
 template <int S = 1, class T>
-SKIPSTONE_HD SKIPSTONE_INLINE void disc_transversal_rhs(same_t<T> kappa, same_t<T> r, same_t<T> eta, const T* y, T* f,
-                                                        T& fc, T& fs) {
+SKIPSTONE_HD SKIPSTONE_INLINE void transversal_block_rhs(T fc, T fs, same_t<T> r, same_t<T> eta, const T* y, T* f) {
   const T v1 = y[0], v2 = y[S], Sp = y[2 * S], c = y[3 * S], s = y[4 * S];
-  const T w = T(1) / (T(1) - r * kappa * s);
-  fc = kappa * c * w;
-  fs = kappa * s * w;
   const T ir = T(1) / r;
   f[0] = -fc * v2 * v2 - eta * fs * v2 * Sp;
   f[S] = fc * v1 * v2 - eta * ir * v1 * Sp;
   f[2 * S] = eta * (fs + ir) * v1 * v2;
   f[3 * S] = -s * v1 * ir;
   f[4 * S] = c * v1 * ir;
+}
+
+// The transversal right-hand side for y = (v1, v2, S12, cos phi, sin phi, arc length s along
+// the rim); returns f_c and f_s for the longitudinal block (longitudinal_rhs). Strided by S as
+// transversal_block_rhs.
+template <int S = 1, class T>
+SKIPSTONE_HD SKIPSTONE_INLINE void disc_transversal_rhs(same_t<T> kappa, same_t<T> r, same_t<T> eta, const T* y, T* f,
+                                                        T& fc, T& fs) {
+  const T v2 = y[S], c = y[3 * S], s = y[4 * S];
+  const T w = T(1) / (T(1) - r * kappa * s);
+  fc = kappa * c * w;
+  fs = kappa * s * w;
+  transversal_block_rhs<S>(fc, fs, r, eta, y, f);
   f[5 * S] = v2 * w;
+}
+
+// The same block over a piece of a table's wall (edge_arc.hpp) with curvature kappa = kn / kd and
+// dq/dl = C / kd, y[5] = q: f_c = kn cos(phi) d, f_s = kn sin(phi) d, q' = v2 C d with
+// d = 1 / (kd - r kn sin phi), which has no division by 0 at a vertex (kd = 0).
+template <int S = 1, class T>
+SKIPSTONE_HD SKIPSTONE_INLINE void edge_transversal_rhs(same_t<T> kn, same_t<T> kd, same_t<T> C, same_t<T> r,
+                                                        same_t<T> eta, const T* y, T* f, T& fc, T& fs) {
+  const T v2 = y[S], c = y[3 * S], s = y[4 * S];
+  const T d = T(1) / (kd - r * kn * s);
+  fc = kn * c * d;
+  fs = kn * s * d;
+  transversal_block_rhs<S>(fc, fs, r, eta, y, f);
+  f[5 * S] = v2 * C * d;
+}
+
+// The longitudinal block of roll4 on N^c (v3, S13, S23, x3; gravity G along the axis), given
+// the transversal block's f_c and f_s (roll4_disc.hpp, edge_system.hpp); strided by S.
+template <int S = 1, class T>
+SKIPSTONE_HD SKIPSTONE_INLINE void longitudinal_rhs(T fc, T fs, same_t<T> r, same_t<T> eta, same_t<T> G, const T* y,
+                                                    T* f) {
+  const T v1 = y[0], v2 = y[S], v3 = y[6 * S], S13 = y[7 * S], S23 = y[8 * S];
+  const T ir = T(1) / r;
+  f[6 * S] = eta * (fs * v2 * S23 - ir * v1 * S13) - G;
+  f[7 * S] = -fc * v2 * S23 + eta * ir * v1 * v3;
+  f[8 * S] = fc * v2 * S13 - eta * fs * v2 * v3;
+  f[9 * S] = v3;
 }
 
 template <class T>

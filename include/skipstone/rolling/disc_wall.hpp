@@ -34,12 +34,7 @@ SKIPSTONE_HD SKIPSTONE_INLINE void disc_rim_rhs(same_t<T> kappa, same_t<T> r, sa
                                                 T* f) {
   T fc, fs;
   disc_transversal_rhs<S>(kappa, r, eta, y, f, fc, fs);
-  const T v1 = y[0], v2 = y[S], v3 = y[6 * S], S13 = y[7 * S], S23 = y[8 * S];
-  const T ir = T(1) / r;
-  f[6 * S] = eta * (fs * v2 * S23 - ir * v1 * S13) - G;
-  f[7 * S] = -fc * v2 * S23 + eta * ir * v1 * v3;
-  f[8 * S] = fc * v2 * S13 - eta * fs * v2 * v3;
-  f[9 * S] = v3;
+  longitudinal_rhs<S>(fc, fs, r, eta, G, y, f);
 }
 
 template <class T>

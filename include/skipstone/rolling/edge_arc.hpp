@@ -7,8 +7,8 @@
 // outward normal of the plate, e2 = J e1, and d e1 / dl = -kappa e2 with kappa the signed
 // curvature of boundary.hpp (kappa < 0 on a convex wall, > 0 around the Sinai scatterer).
 //
-// Along a piece the ball's position is a curve coordinate q (EdgeArc::curvature gives kappa(q)
-// and dl/dq):
+// Along a piece the ball's position is a curve coordinate q (EdgeArc::curvature_terms gives
+// kappa(q) and dq/dl, as below):
 //   line    q = l;     b(q) = b_ref + (q - q_ref) e2,                  kappa = 0
 //   circle  q = l;     e1(q) = e1_ref turned by -kappa (q - q_ref),    b = c - e1 / kappa
 //   ellipse q = theta; b = (a cos q, b sin q), e1 along (b.x / a^2, b.y / b^2),
@@ -18,10 +18,21 @@
 //                      limit of a circle of radius rho -> 0 (kappa = -1/rho), where the centre
 //                      moves on the sphere of radius r about the vertex (edge_system.hpp)
 // so the ellipse is integrated along its curve parameter (no arc-length inversion) and the
-// constant-curvature pieces need nothing but q. Each table says which piece a wall point lies on
-// (edge_arc_at) and which piece follows a break (edge_arc_after); q is unwrapped, so a ball
-// going round a stadium more than once sees q grow past the perimeter.
+// constant-curvature pieces need nothing but q. The edge system (edge_system.hpp) takes a piece's
+// curvature as the quotient kappa = kn / kd and its coordinate rate dq/dl = C / kd:
+//   line (0, 1, 1); circle of radius R on a convex wall (-1, R, R), around a Sinai scatterer of
+//   radius rho (+1, rho, rho); vertex (-1, 0, 1), the circle's limit rho -> 0 in q = psi;
+//   ellipse (-a b, speed^3, speed^2), speed = |db/dq|,
+// so that 1 / (1 - r kappa sin phi) = kd / (kd - r kn sin phi) has no division by 0 at a vertex
+// and no branch on the shape but the ellipse's (the CPU backend's SIMD lanes). For the same
+// reason the right-hand side's sines and cosines of q (the ellipse's terms, roll3's in-plane
+// gravity along e1(q) and e2(q)) are poly_sincos's, which vectorises and rounds the same in a
+// lane; the wall points of the junctions and the trace rows (point) use libm.
+// Each table says which piece a wall point lies on (edge_arc_at) and which piece follows a
+// break (edge_arc_after); q is unwrapped, so a ball going round a stadium more than once sees q
+// grow past the perimeter.
 #pragma once
+#include "skipstone/poly_sincos.hpp"
 #include "skipstone/tables/disc.hpp"
 #include "skipstone/tables/ellipse.hpp"
 #include "skipstone/tables/polygon.hpp"
@@ -32,6 +43,33 @@
 namespace skipstone {
 
 enum class ArcShape : int { line = 0, circle = 1, ellipse = 2, vertex = 3 };
+
+// The ellipse's (kn, kd, C) at q (the header's).
+SKIPSTONE_HD SKIPSTONE_INLINE void ellipse_terms(double a, double b, double q, double& n, double& d, double& C) {
+  double s, c;
+  poly_sincos(q, s, c);
+  C = a * a * s * s + b * b * c * c;
+  d = C * sqrt(C);
+  n = -a * b;
+}
+
+// e1(q).y and e2(q).y on a line, circle or vertex piece: e1_ref turned by turn (q - q_ref).
+SKIPSTONE_HD SKIPSTONE_INLINE void turned_normal_y(double turn, double q_ref, double e1x_ref, double e1y_ref, double q,
+                                                   double& e1y, double& e2y) {
+  double s, c;
+  poly_sincos(turn * (q - q_ref), s, c);
+  e1y = s * e1x_ref + c * e1y_ref;
+  e2y = c * e1x_ref - s * e1y_ref;
+}
+
+// e1(q).y and e2(q).y on the ellipse: e1 along (cos q / a, sin q / b).
+SKIPSTONE_HD SKIPSTONE_INLINE void ellipse_normal_y(double a, double b, double q, double& e1y, double& e2y) {
+  double s, c;
+  poly_sincos(q, s, c);
+  const double gx = c / a, gy = s / b, n = 1.0 / sqrt(gx * gx + gy * gy);
+  e1y = n * gy;
+  e2y = n * gx;
+}
 
 // A wall point in the paper's frame.
 struct EdgePoint {
@@ -44,21 +82,29 @@ struct EdgeArc {
   int part;            // the table's boundary part (Hit::part) of the piece
   double q_lo, q_hi;   // the piece's coordinate range; -inf, +inf on a smooth closed wall
   double kappa;        // line, circle: the constant curvature
-  double q_ref;        // line, circle: the coordinate of the reference point
+  double kn, kd, kc;   // line, circle, vertex: kappa = kn / kd, dq/dl = kc / kd (the header's C)
+  double turn;         // line, circle, vertex: e1(q) is e1_ref turned by turn (q - q_ref)
+  double q_ref;        // line, circle: the coordinate of the reference point (vertex: 0)
   Vec2 b_ref, e1_ref;  // line: point and outward normal there; circle: centre c and e1 at q_ref
   double a, b;         // ellipse: semi-axes along x and y
   int index;           // polygon: the edge (line) or vertex number
   double lap;          // polygon: how many times round the wall q is (q_lo = lap perimeters + ...)
 
-  // kappa(q) on a line, circle or ellipse, and speed = dl/dq (1 where q is arc length): one
-  // evaluation of the ellipse's |b'(theta)| serves both.
-  SKIPSTONE_HD double curvature(double q, double& speed) const {
-    if (shape != ArcShape::ellipse) {
-      speed = 1.0;
-      return kappa;
+  // kn, kd, C (the header's) at q.
+  SKIPSTONE_HD void curvature_terms(double q, double& n, double& d, double& C) const {
+    if (shape == ArcShape::ellipse) {
+      ellipse_terms(a, b, q, n, d, C);
+      return;
     }
-    speed = ellipse_speed(q);
-    return -a * b / (speed * speed * speed);
+    n = kn;
+    d = kd;
+    C = kc;
+  }
+
+  // e1(q).y and e2(q).y (roll3's in-plane gravity).
+  SKIPSTONE_HD void normal_y(double q, double& e1y, double& e2y) const {
+    if (shape == ArcShape::ellipse) ellipse_normal_y(a, b, q, e1y, e2y);
+    else turned_normal_y(turn, q_ref, e1_ref.x, e1_ref.y, q, e1y, e2y);
   }
 
   SKIPSTONE_HD EdgePoint point(double q) const {
@@ -91,17 +137,13 @@ struct EdgeArc {
     const double m = 1.0 - (a * a) / (b * b);
     return b * (elliptic_e(q1, m) - elliptic_e(q0, m));
   }
-
-  SKIPSTONE_HD double ellipse_speed(double q) const {
-    const double s = sin(q), c = cos(q);
-    return sqrt(a * a * s * s + b * b * c * c);
-  }
 };
 
 // A piece with no ends.
 constexpr double kNoBreak = INFINITY;
 
-// A piece of the given shape, range and reference frame (the polygon fields left at 0).
+// A piece of the given shape, range and reference frame (the polygon fields left at 0); a line's
+// and a vertex's (kn, kd, C), which a circle overwrites.
 SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc make_arc(ArcShape shape, int part, double q_lo, double q_hi, double kappa,
                                                double q_ref, Vec2 b_ref, Vec2 e1_ref) {
   EdgeArc arc{};
@@ -110,17 +152,25 @@ SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc make_arc(ArcShape shape, int part, double 
   arc.q_lo = q_lo;
   arc.q_hi = q_hi;
   arc.kappa = kappa;
+  arc.kn = shape == ArcShape::vertex ? -1.0 : 0.0;
+  arc.kd = shape == ArcShape::vertex ? 0.0 : 1.0;
+  arc.kc = 1.0;
+  arc.turn = shape == ArcShape::vertex ? 1.0 : -kappa;
   arc.q_ref = q_ref;
   arc.b_ref = b_ref;
   arc.e1_ref = e1_ref;
   return arc;
 }
 
-// A circle of signed curvature kappa through the wall point p with outward normal e1, coordinate
-// q = q_at_p there.
-SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc circle_arc(Vec2 p, Vec2 e1, double kappa, double q_at_p, int part, double q_lo,
-                                                 double q_hi) {
-  return make_arc(ArcShape::circle, part, q_lo, q_hi, kappa, q_at_p, p + (1.0 / kappa) * e1, e1);
+// A circle of radius `radius` through the wall point p with outward normal e1, coordinate
+// q = q_at_p there; sign -1 on a convex wall, +1 around a scatterer (kappa = sign / radius).
+SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc circle_arc(Vec2 p, Vec2 e1, double sign, double radius, double q_at_p, int part,
+                                                 double q_lo, double q_hi) {
+  const double kappa = sign / radius;
+  EdgeArc arc = make_arc(ArcShape::circle, part, q_lo, q_hi, kappa, q_at_p, p + (1.0 / kappa) * e1, e1);
+  arc.kn = sign;
+  arc.kd = arc.kc = radius;
+  return arc;
 }
 
 SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc line_arc(Vec2 p, Vec2 e1, double q_at_p, int part, double q_lo, double q_hi) {
@@ -130,14 +180,14 @@ SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc line_arc(Vec2 p, Vec2 e1, double q_at_p, i
 // ---- disc: one circle, q = arc length from the point where the ball meets the wall ----
 SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc edge_arc_at(const DiscTable& t, Vec2 p, int part, double& q) {
   q = 0.0;
-  return circle_arc(p, (1.0 / norm(p)) * p, -1.0 / t.R, 0.0, part, -kNoBreak, kNoBreak);
+  return circle_arc(p, (1.0 / norm(p)) * p, -1.0, t.R, 0.0, part, -kNoBreak, kNoBreak);
 }
 
 // ---- Sinai: the scatterer of the cell the point lies in, q = arc length (clockwise) ----
 SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc edge_arc_at(const SinaiTable& t, Vec2 p, int part, double& q) {
   q = 0.0;
   const Vec2 d = t.cell_centre(p) - p;
-  return circle_arc(p, (1.0 / norm(d)) * d, 1.0 / t.rho, 0.0, part, -kNoBreak, kNoBreak);
+  return circle_arc(p, (1.0 / norm(d)) * d, 1.0, t.rho, 0.0, part, -kNoBreak, kNoBreak);
 }
 
 // ---- strip: two straight walls, q = arc length (-y on the left wall, y on the right) ----
@@ -165,16 +215,16 @@ SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc stadium_arc(const StadiumTable& t, int par
   const double lo = starts[part] + lap * P, hi = starts[part + 1] + lap * P;
   switch (part) {
     case 0: return line_arc({a, R}, {0.0, 1.0}, lo, 0, lo, hi);
-    case 1: return circle_arc({-a, R}, {0.0, 1.0}, -1.0 / R, lo, 1, lo, hi);
+    case 1: return circle_arc({-a, R}, {0.0, 1.0}, -1.0, R, lo, 1, lo, hi);
     case 2: return line_arc({-a, -R}, {0.0, -1.0}, lo, 2, lo, hi);
-    default: return circle_arc({a, -R}, {0.0, -1.0}, -1.0 / R, lo, 3, lo, hi);
+    default: return circle_arc({a, -R}, {0.0, -1.0}, -1.0, R, lo, 3, lo, hi);
   }
 }
 
 SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc edge_arc_at(const StadiumTable& t, Vec2 p, int part, double& q) {
   if (!(t.a > 0.0)) {  // half_length 0: the disc of radius R, one circle without breaks
     q = t.boundary_parameter(p, part) * t.boundary_length();
-    return circle_arc(p, (1.0 / norm(p)) * p, -1.0 / t.R, q, part, -kNoBreak, kNoBreak);
+    return circle_arc(p, (1.0 / norm(p)) * p, -1.0, t.R, q, part, -kNoBreak, kNoBreak);
   }
   const EdgeArc arc = stadium_arc(t, part, 0.0);
   double l = t.boundary_parameter(p, part) * t.boundary_length();

@@ -24,9 +24,11 @@
 // whose X1 and X2 turn along the sphere's latitude circles (geodesic curvature cot(phi) / r),
 // these are Proposition 12's blocks with
 //     f_c = -cos(phi) / (r sin(phi)),   f_s = -1 / r,   psi' = v2 / (r sin(phi)),
+// computed as the circle's with (kn, kd, C) = (-1, 0, 1) (edge_arc.hpp), so f_s = -sin(phi) /
+// (r sin(phi)): -1 / r to round-off, the one formula for every piece,
 // which is the limit rho -> 0 of a circle piece of radius rho (kappa = -1/rho: f_c = -cos(phi) /
 // (rho + r sin(phi)), f_s = -sin(phi) / (rho + r sin(phi)), psi' = l' / rho = v2 / (rho + r sin(phi))).
-// In particular S12' = eta (f_s + 1/r) v1 v2 = 0: the spin about the contact normal is constant
+// In particular S12' = eta (f_s + 1/r) v1 v2 = 0 (to round-off as computed): the spin about the contact normal is constant
 // and (v1, v2) turns at eta S12 / r, the centre running along a circle of the sphere. The vertex
 // piece meets the two edge pieces where the sphere and the edges' cylinders touch (the planes
 // through V across each edge): the frames agree there and only the curvature jumps, a break.
@@ -40,6 +42,13 @@
 #include "skipstone/rolling/edge_arc.hpp"
 
 namespace skipstone {
+
+// roll3's in-plane gravity on (v1', v2') where the wall's frame has e1.y = e1y, e2.y = e2y.
+SKIPSTONE_HD SKIPSTONE_INLINE void inplane_gravity_rhs(double G, double cos_phi, double e1y, double e2y, double& f0,
+                                                       double& f1) {
+  f0 -= G * cos_phi * e1y;
+  f1 -= G * e2y;
+}
 
 template <int N_>
 struct EdgeSystem {
@@ -64,26 +73,15 @@ struct EdgeSystem {
 
   SKIPSTONE_HD void rhs(const double* y, double* f) const {
     const double q = y[5];
-    double fc, fs;
-    if (arc.shape == ArcShape::vertex) {
-      vertex_rhs(y, f, fc, fs);
-    } else {
-      double speed;
-      disc_transversal_rhs(arc.curvature(q, speed), r, eta, y, f, fc, fs);
-      f[5] /= speed;  // q' = l' dq/dl
-    }
+    double kn, kd, C, fc, fs;
+    arc.curvature_terms(q, kn, kd, C);
+    edge_transversal_rhs(kn, kd, C, r, eta, y, f, fc, fs);
     if (inplane_gravity()) {
-      const EdgePoint e = arc.point(q);
-      f[0] -= G * y[3] * e.e1.y;
-      f[1] -= G * e.e2.y;
+      double e1y, e2y;
+      arc.normal_y(q, e1y, e2y);
+      inplane_gravity_rhs(G, y[3], e1y, e2y, f[0], f[1]);
     }
-    if constexpr (N == 10) {
-      const double v1 = y[0], v2 = y[1], v3 = y[6], S13 = y[7], S23 = y[8], ir = 1.0 / r;
-      f[6] = eta * (fs * v2 * S23 - ir * v1 * S13) - G;
-      f[7] = -fc * v2 * S23 + eta * ir * v1 * v3;
-      f[8] = fc * v2 * S13 - eta * fs * v2 * v3;
-      f[9] = v3;
-    }
+    if constexpr (N == 10) longitudinal_rhs(fc, fs, r, eta, G, y, f);
   }
 
   SKIPSTONE_HD void project(double* y) const {
@@ -106,31 +104,12 @@ struct EdgeSystem {
       rate = 0.0;
       return kNoBreak;
     }
-    double speed, q_dot;
-    if (arc.shape == ArcShape::vertex) {
-      q_dot = y[1] / (r * y[4]);
-    } else {
-      const double kappa = arc.curvature(q, speed);
-      q_dot = (1.0 / speed) * y[1] / (1.0 - r * kappa * y[4]);
-    }
+    double kn, kd, C;
+    arc.curvature_terms(q, kn, kd, C);
+    const double q_dot = y[1] * C / (kd - r * kn * y[4]);
     const double to_lo = q - arc.q_lo, to_hi = arc.q_hi - q;
     rate = to_lo < to_hi ? q_dot : -q_dot;
     return to_lo < to_hi ? to_lo : to_hi;
-  }
-
- private:
-  // The transversal block on the sphere about a vertex (the header's limit rho -> 0), y[5] = psi.
-  SKIPSTONE_HD void vertex_rhs(const double* y, double* f, double& fc, double& fs) const {
-    const double v1 = y[0], v2 = y[1], S12 = y[2], c = y[3], s = y[4], ir = 1.0 / r;
-    const double w = ir / s;
-    fc = -c * w;
-    fs = -ir;
-    f[0] = -fc * v2 * v2 - eta * fs * v2 * S12;
-    f[1] = fc * v1 * v2 - eta * ir * v1 * S12;
-    f[2] = 0.0;
-    f[3] = -s * v1 * ir;
-    f[4] = c * v1 * ir;
-    f[5] = v2 * w;
   }
 };
 
