@@ -210,6 +210,15 @@ TEST(ChunkPipeline, CpuChunksThroughThePipelineEqualOneWholeReductionBitForBit) 
   expect_identical(reference, piped);
 }
 
+// The chunk folders a checkpoint in `out` has saved so far.
+std::size_t saved_chunk_dirs(const fs::path& out) {
+  std::size_t n = 0;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(out / ".checkpoint", ec))
+    if (e.is_directory() && e.path().filename().string().rfind("chunk_", 0) == 0) ++n;
+  return n;
+}
+
 TEST(ChunkPipeline, ARunStoppedBetweenChunksAndResumedEqualsAnUninterruptedOne) {
   const RunConfig rc = scan_config();
   const RangeResult reference = whole_range_at_once(rc);
@@ -226,7 +235,12 @@ TEST(ChunkPipeline, ARunStoppedBetweenChunksAndResumedEqualsAnUninterruptedOne) 
     options.checkpoint = &checkpoint;
     int taken = 0;
     options.between_chunks = [&] {
-      if (++taken == 4) throw std::runtime_error("stopped");  // with chunk 3 in flight
+      if (++taken < 4) return;
+      // stop with chunk 3 in flight, once the saver thread has saved one of the chunks
+      // delivered before (a failed run drops the chunks it has not started to save)
+      for (int wait = 0; wait < 400 && saved_chunk_dirs(dir) == 0; ++wait)
+        std::this_thread::sleep_for(std::chrono::milliseconds(25));
+      throw std::runtime_error("stopped");
     };
     EXPECT_THROW(run_scan_range(rc, cpu, options), std::runtime_error);
   }
