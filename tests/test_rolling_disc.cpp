@@ -166,8 +166,7 @@ MeasuredRun run_measured(const json& cfg, bool project_energies) {
   while (on_edge) {
     const MeasuredDiscRimSystem sys{run.sys, speed, project_energies, &out.largest_move};
     auto steps = run.edge_steps(out.log);
-    const EdgeEnd next = run.leave_piece(
-        integrate_rim<kRimExtrapolationDepth>(sys, y, run.t_left(), opt.rtol, opt.atol, run.steps_left(), steps), y);
+    const EdgeEnd next = run.integrate_piece(sys, y, steps);
     on_edge = next == EdgeEnd::plate && run.fly_to_edge(out.log, y);
   }
   out.result = run.result();

@@ -194,13 +194,9 @@ TEST(RollEdgeOrder, AdaptiveErrorPastTheJunctionIsBelowTolerance) {
     run.wall.q_piece = kStadiumY0[5];
     double y[6];
     std::copy(kStadiumY0, kStadiumY0 + 6, y);
-    for (;;) {  // piece by piece, as run_table_roll goes
+    for (;;) {  // piece by piece, as run_table_roll goes; y ends as the state at kStadiumT
       auto steps = run.edge_steps(sink);
-      const RimRun<6> piece = integrate_rim<K>(run.sys, y, run.t_left(), tol, tol, run.steps_left(), steps);
-      if (run.leave_piece(piece, y) != EdgeEnd::next_piece) {
-        std::copy(piece.y, piece.y + 6, y);
-        break;
-      }
+      if (run.integrate_piece(run.sys, y, steps) != EdgeEnd::next_piece) break;
     }
     EXPECT_EQ(run.status, Status::finished);  // still on N^c at kStadiumT: the run ends
     EXPECT_EQ(run.sys.arc.part, kCap.part);

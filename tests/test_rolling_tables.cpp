@@ -499,9 +499,7 @@ Measured run_measured(const json& cfg, bool project_energies) {
     while (on_edge) {
       MeasuredEdgeSystem<N> measured{run.sys, project_energies, &out.largest_move};
       auto steps = run.edge_steps(none);
-      const EdgeEnd next = run.leave_piece(integrate_rim<kRimExtrapolationDepth>(measured, y, run.t_left(), opt.rtol,
-                                                                                 opt.atol, run.steps_left(), steps),
-                                           y);
+      const EdgeEnd next = run.integrate_piece(measured, y, steps);
       on_edge = next == EdgeEnd::next_piece || (next == EdgeEnd::plate && run.fly_to_edge(none, y));
     }
     out.result = run.result();

@@ -238,15 +238,16 @@ struct TableRollRun {
     return {sink, hs, wall, sys, t, m.r};
   }
 
-  // After the passage over the current piece: the next piece (its system in sys, its start in y),
-  // the junction onto a face (plate: the run goes on with fly_to_edge), or the end of the run.
+  // After the passage over the current piece (its end state copied to y): the next piece (its
+  // system in sys, its start in y), the junction onto a face (plate: the run goes on with
+  // fly_to_edge), or the end of the run.
   SKIPSTONE_HD EdgeEnd leave_piece(const RimRun<N, T>& run, T* y) {
     steps += run.steps;
     t = run.status == Status::finished ? opt.t_max : t + run.t;
+    for (int i = 0; i < N; ++i) y[i] = run.y[i];
     z_end = wall.edge_height(sys, run.y);
     if constexpr (Wall::kHasBreaks) {
       if (run.status == Status::exited && run.side == kRimBreakSide) {
-        for (int i = 0; i < N; ++i) y[i] = run.y[i];
         wall.next_piece(sys, y);
         return EdgeEnd::next_piece;
       }
@@ -282,6 +283,15 @@ struct TableRollRun {
       return EdgeEnd::over;
     }
     return EdgeEnd::plate;
+  }
+
+  // The passage over the current piece from y by integrate_rim over `piece_sys` (sys, or a
+  // test's wrapper of it that measures its projections), its steps to `steps`, then leave_piece.
+  template <class PieceSys, class Steps>
+  SKIPSTONE_HD EdgeEnd integrate_piece(const PieceSys& piece_sys, T* y, Steps& steps) {
+    return leave_piece(integrate_rim<kRimExtrapolationDepth>(piece_sys, y, T(t_left()), T(opt.rtol), T(opt.atol),
+                                                             steps_left(), steps),
+                       y);
   }
 
   SKIPSTONE_HD double t_left() const { return opt.t_max - t; }
@@ -358,8 +368,7 @@ SKIPSTONE_HD TrajectoryResult run_table_roll(const Wall& wall, const RollModelT<
       EdgeSteps<Sink, Wall> steps_sink = run.edge_steps(sink);
       SampledRimSteps<Sys, EdgeSteps<Sink, Wall>, Sink, T> sampled{steps_sink, sink, run.sys, rtol, atol,
                                                                    run.t, T(0), {}};
-      const EdgeEnd next = run.leave_piece(
-          integrate_rim<K>(run.sys, y, T(run.t_left()), rtol, atol, run.steps_left(), sampled), y);
+      const EdgeEnd next = run.integrate_piece(run.sys, y, sampled);
       on_edge = next == EdgeEnd::next_piece || (next == EdgeEnd::plate && run.fly_to_edge(sink, y));
     }
   } else if (on_edge) {
