@@ -32,6 +32,8 @@ const std::vector<ObservableInfo>& catalogue() {
       {"lyapunov_per_event", O::float64, "largest finite-time Lyapunov exponent per impact, over the run", I::lyapunov_per_event},
       {"lyapunov_spectrum", O::vector, "the 5 finite-time Lyapunov exponents per unit time of the phase space (x, y, u, v, s), by QR", I::lyapunov_spectrum,
        kLyapunovSpectrumLength},
+      {"impulse_ratio_max", O::float64, "largest |tangential| / normal impulse of an impact: the least friction coefficient the run's impacts need", I::impulse_ratio_max},
+      {"impulse_ratio_mean", O::float64, "mean over the impacts of |tangential| / normal impulse", I::impulse_ratio_mean},
   };
   return c;
 }

@@ -123,6 +123,7 @@ struct ScanSpec {
   std::uint64_t max_steps;  // rolling integrator step budget
   Precision precision;      // float32: the float kernel (options.precision; kSystems: float_kernel)
   std::int32_t lyapunov_vectors;  // tangent vectors of the Lyapunov observables: 0 (none asked), 1 or 5
+  bool impulse_ratios;            // the no-slip impacts' impulse ratios are asked for
 };
 
 }  // namespace skipstone
