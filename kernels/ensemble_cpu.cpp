@@ -185,9 +185,10 @@ void run_chunk_collecting(const ScanSpec& spec, std::uint64_t first, std::uint64
 void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
                DoneCounter* done) {
   const SystemTraits* system = find_system(spec.model, spec.table);
-  // the lanes carry no tangent vectors: a scan that asks for Lyapunov exponents runs one
-  // trajectory per iteration
-  const Lanes lanes = system && spec.lyapunov_vectors == 0 ? system->lanes : Lanes::none;
+  // the lanes carry no tangent vectors and no impulse ratios: a scan that asks for Lyapunov
+  // exponents or impulse ratios runs one trajectory per iteration
+  const bool off_lanes = spec.lyapunov_vectors > 0 || spec.impulse_ratios;
+  const Lanes lanes = system && !off_lanes ? system->lanes : Lanes::none;
   const bool in_float = spec.precision == Precision::float32;
   if (lanes == Lanes::rim && spec.model == ModelKind::roll3_table)
     run_table_lanes<6>(spec, first, count, out, done);

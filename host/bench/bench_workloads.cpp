@@ -28,6 +28,12 @@ json disc_config(std::uint64_t count, std::uint64_t events) {
           {"stop", {{"max_events", events}}}};
 }
 
+json disc_impulse_config(std::uint64_t count, std::uint64_t events) {
+  json j = disc_config(count, events);
+  j["observables"] = {"status", "events", "t_end", "energy_error", "impulse_ratio_max", "impulse_ratio_mean"};
+  return j;
+}
+
 json cylinder_config(std::uint64_t count, std::uint64_t events) {
   return {{"system", "cylinder:disc"},
           {"parameters", {{"R", 1.0}, {"gamma", kGammaSolidBall}, {"g", 1.0}}},

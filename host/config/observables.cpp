@@ -34,6 +34,8 @@ const std::vector<ObservableInfo>& catalogue() {
        kLyapunovSpectrumLength},
       {"final_state", O::vector, "the state at t_end (the last event), one row per trajectory; columns: meta.json observables.final_state.columns", I::final_state,
        0},  // length: the system's state columns (values_per_trajectory)
+      {"impulse_ratio_max", O::float64, "largest |tangential| / normal impulse of an impact: the least friction coefficient the run's impacts need", I::impulse_ratio_max},
+      {"impulse_ratio_mean", O::float64, "mean over the impacts of |tangential| / normal impulse", I::impulse_ratio_mean},
   };
   return c;
 }

@@ -45,7 +45,8 @@ std::vector<std::string> observable_names(std::uint32_t groups) {
       {kObsAnnulus, {"annulus_axis", "annulus_width"}},
       {kObsExit, {"exit_time", "exit_arc", "exit_side"}},
       {kObsLyapunov, {"lyapunov", "lyapunov_per_event", "lyapunov_spectrum"}},
-      {kObsState, {"final_state"}}};
+      {kObsState, {"final_state"}},
+      {kObsImpulse, {"impulse_ratio_max", "impulse_ratio_mean"}}};
   std::vector<std::string> names;
   for (const auto& [group, of_group] : named)
     if (groups & group) names.insert(names.end(), of_group.begin(), of_group.end());

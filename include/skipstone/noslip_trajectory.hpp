@@ -33,6 +33,7 @@ struct NoSlipRunOptions {
   bool annulus;                // sphere: annulus axis and width
   double annulus_gamma_R;      // gamma * R, for the sphere invariant K = x ^ u - gamma R w
   int tangent_vectors;         // Lyapunov tangent vectors followed (stepper with a LyapunovFrame2D)
+  bool impulse_ratios;         // accumulate the impacts' impulse ratios (impulse_ratio_max, _mean)
 };
 
 // The tangent dynamics a stepper carries: none (every run that asks for no Lyapunov exponent:
@@ -139,7 +140,22 @@ struct NoSlipObservers {
   double rho_sum[2], rho_n[2];
   Vec3T<T> axis;
   T lat_min, lat_max;
+  T ratio_max;       // largest impulse ratio
+  double ratio_sum;  // sum of the impulse ratios
 };
+
+// The impulse a no-slip impact gives the ball is m (u+ - u-): its normal part 2 m |u- . nu| (the
+// normal velocity reverses) and its tangential part m |(u+ - u-) - ((u+ - u-) . nu) nu|, the
+// part a real contact would have to supply by friction. Their ratio is the least Coulomb
+// friction coefficient the impact needs: 0 for specular reflection (gamma = 0) and for a ball
+// arriving in the rolling subspace, (1 - cos beta) |tan theta| / 2 for a spinless ball
+// arriving at angle theta from the normal (2D).
+template <class V>
+SKIPSTONE_HD SKIPSTONE_INLINE scalar_of<V> impulse_ratio(V u_before, V u_after, V nu) {
+  const V du = u_after - u_before;
+  const scalar_of<V> normal = dot(du, nu);
+  return norm(du - normal * nu) / normal;
+}
 
 // One trajectory as a resumable stepper: step() processes one collision and the flight after
 // it. Gravity is a compile-time choice: without it a flight is x + t u, with no acceleration
@@ -191,6 +207,8 @@ struct NoSlipStepper {
     ob.lat_min = T(INFINITY);
     ob.lat_max = -T(INFINITY);
     ob.axis = {T(0), T(0), T(0)};
+    ob.ratio_max = T(0);
+    ob.ratio_sum = 0.0;
     if (opt.annulus) {
       // K = x ^ u - gamma R w is invariant under flights and impacts in the sphere; its
       // direction is the axis of the annulus holding the trajectory (Figure 6).
@@ -250,6 +268,11 @@ struct NoSlipStepper {
     const T k_before = twice_kinetic(st);
     [[maybe_unused]] const S before = st;
     st = noslip_collide(st, nu, k);
+    if (opt.impulse_ratios) {
+      const T ratio = impulse_ratio(before.u, st.u, nu);
+      ob.ratio_max = ratio > ob.ratio_max ? ratio : ob.ratio_max;
+      ob.ratio_sum += static_cast<double>(ratio);
+    }
     if constexpr (kTangent)
       tangent.collide({nu, wall_curvature(table, x, last), kGravity ? gravity_vector(x, g) : V{}, before, st, k});
     ++events;
@@ -356,6 +379,10 @@ struct NoSlipStepper {
       res.annulus_axis[1] = ob.axis.y;
       res.annulus_axis[2] = ob.axis.z;
       res.annulus_width = ob.lat_max - ob.lat_min;
+    }
+    if (opt.impulse_ratios && events > 0) {
+      res.impulse_ratio_max = ob.ratio_max;
+      res.impulse_ratio_mean = ob.ratio_sum / static_cast<double>(events);
     }
     if constexpr (kTangent) tangent.write(res, t, events);
     return res;

@@ -28,6 +28,8 @@ struct TrajectoryResult {
   double exit_time, exit_arc;
   double lyapunov, lyapunov_per_event;  // largest finite-time exponent per unit time, per impact
   double lyapunov_spectrum[kLyapunovSpectrumLength];
+  // |tangential| / normal impulse of the no-slip impacts: the largest and the mean
+  double impulse_ratio_max, impulse_ratio_mean;
 };
 SKIPSTONE_HD SKIPSTONE_INLINE TrajectoryResult empty_result() {
   const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -46,6 +48,7 @@ SKIPSTONE_HD SKIPSTONE_INLINE TrajectoryResult empty_result() {
   r.exit_time = r.exit_arc = nan;
   r.lyapunov = r.lyapunov_per_event = nan;
   for (double& l : r.lyapunov_spectrum) l = nan;
+  r.impulse_ratio_max = r.impulse_ratio_mean = nan;
   return r;
 }
 

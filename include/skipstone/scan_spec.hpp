@@ -127,6 +127,7 @@ struct ScanSpec {
   std::uint64_t max_steps;  // rolling integrator step budget
   Precision precision;      // float32: the float kernel (options.precision; kSystems: float_kernel)
   std::int32_t lyapunov_vectors;  // tangent vectors of the Lyapunov observables: 0 (none asked), 1 or 5
+  bool impulse_ratios;            // the no-slip impacts' impulse ratios are asked for
   // StartKind::state: row i of `state_rows` (state_columns values, host memory: the CPU backend
   // only) gives trajectory i's parameters state_params[0 .. state_columns); null otherwise.
   const double* state_rows;

@@ -39,10 +39,12 @@ enum ObservableGroup : std::uint32_t {
   kObsExit = 1u << 4,     // exit_time, exit_arc, exit_side: one rim passage (Figure 18)
   kObsLyapunov = 1u << 5,  // lyapunov, lyapunov_per_event, lyapunov_spectrum: the 2D no-slip tables
   kObsState = 1u << 6,     // final_state: systems whose last event is the final state (final_state.hpp)
+  kObsImpulse = 1u << 7,   // impulse_ratio_max, impulse_ratio_mean: the friction a no-slip impact needs
 };
 // Groups a run computes only when its config names them: the tangent dynamics of the Lyapunov
-// exponents cost more than the trajectory, and the final state takes the collecting CPU path.
-constexpr std::uint32_t kObsOptIn = kObsLyapunov | kObsState;
+// exponents cost more than the trajectory, the final state takes the collecting CPU path, and
+// the impulse ratios are off the SIMD lanes.
+constexpr std::uint32_t kObsOptIn = kObsLyapunov | kObsState | kObsImpulse;
 
 // The bit of a start kind in SystemTraits::starts.
 constexpr std::uint32_t start_bit(StartKind k) { return 1u << static_cast<std::uint32_t>(k); }
@@ -66,11 +68,12 @@ constexpr ModelKind plane = ModelKind::noslip_plane, cylinder = ModelKind::nosli
 constexpr std::uint32_t wall_starts =
     start_bit(StartKind::interior) | start_bit(StartKind::boundary) | start_bit(StartKind::impact);
 constexpr std::uint32_t noslip_obs = kObsCore | kObsHeight;
+constexpr std::uint32_t impact_obs = noslip_obs | kObsImpulse;  // the no-slip models
 constexpr std::uint32_t interior = start_bit(StartKind::interior);
 constexpr std::uint32_t state_file = start_bit(StartKind::state);
 constexpr SystemTraits noslip(const char* name, ModelKind m, TableKind t, bool round_wall = false) {
   const bool sinai = t == TableKind::sinai;  // a flight in a scatterer-free corridor never ends
-  const std::uint32_t obs = (round_wall ? noslip_obs | kObsCaustic : noslip_obs) | (m == plane ? kObsLyapunov : 0u);
+  const std::uint32_t obs = (round_wall ? impact_obs | kObsCaustic : impact_obs) | (m == plane ? kObsLyapunov : 0u);
   return {name, m, t, m == plane ? 2 : 3, wall_starts | state_file, obs | kObsState,
           round_wall, round_wall ? Lanes::round_wall : Lanes::none, sinai,
           !sinai || m == cylinder,  // in-plane gravity on a torus has no floor
@@ -101,7 +104,7 @@ inline constexpr SystemTraits kSystems[] = {
     traits_detail::noslip("ellipse", traits_detail::plane, TableKind::ellipse),
     traits_detail::noslip("sinai", traits_detail::plane, TableKind::sinai),
     {"sphere", ModelKind::noslip_sphere, TableKind::none, 3, traits_detail::interior | traits_detail::state_file,
-     traits_detail::noslip_obs | kObsAnnulus | kObsState, false, Lanes::none, false, true, Sampling::closed_form},
+     traits_detail::impact_obs | kObsAnnulus | kObsState, false, Lanes::none, false, true, Sampling::closed_form},
     traits_detail::noslip("cylinder:disc", traits_detail::cylinder, TableKind::disc, true),
     traits_detail::noslip("cylinder:strip", traits_detail::cylinder, TableKind::strip),
     traits_detail::noslip("cylinder:stadium", traits_detail::cylinder, TableKind::stadium),
