@@ -6,17 +6,18 @@
 // stream, so that one chunk's kernel runs while the host reduces the previous one; each block
 // adds its finished trajectories to a counter in mapped host memory that wait() passes on to the
 // progress counter while the chunk runs. The benchmarks' whole results go through a device and
-// a pinned host buffer kept across chunks (ResultChunks). Every CUDA call is checked and a failure throws std::runtime_error naming the file, line and CUDA error.
+// a pinned host buffer kept across chunks (ResultChunks). Every CUDA call is checked and a
+// failure throws std::runtime_error naming the file, line and CUDA error.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <array>
 #include <chrono>
-#include <sstream>
-#include <thread>
 #include <memory>
+#include <sstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -298,6 +299,7 @@ ResultChunks::~ResultChunks() {
 }
 
 const TrajectoryResult* ResultChunks::run(const ScanSpec& spec, std::uint64_t first, std::uint64_t count) {
+  if (count == 0) return host_;
   if (count > capacity_) {
     if (device_) cudaFree(device_);
     if (host_) cudaFreeHost(host_);
