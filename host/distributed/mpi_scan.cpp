@@ -16,6 +16,7 @@
 #include <iostream>
 #include <thread>
 
+#include "backends.hpp"
 #include "chunk_pipeline.hpp"
 #include "mpi_session.hpp"
 #include "range_codec.hpp"
@@ -38,8 +39,10 @@ void send_result(const std::vector<char>& bytes, int tag) {
 RangeResult coordinate(const RunConfig& rc, const BackendChoice& backend, const ScanOptions& options, const MpiJob& job) {
   RangeRun run(rc, backend, options);
   std::exception_ptr local_error;
+  const int threads = cpu::max_threads();  // an OpenMP setting of this thread, which `local` starts without
   std::thread local([&] {
     try {
+      cpu::set_threads(threads);
       run_queue(options.executors, rc, run.queue(), run.collector(), options.between_chunks);
     } catch (...) {
       local_error = std::current_exception();
