@@ -61,6 +61,22 @@ DeviceInfo device_info();
 std::uint64_t free_device_memory();
 void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
                DoneCounter* done = nullptr);
+// Whole results of chunk after chunk on the current device, through a device and a pinned host
+// buffer kept across calls (grown when a chunk is larger): the benchmarks' runs.
+class ResultChunks {
+ public:
+  ResultChunks() = default;
+  ~ResultChunks();
+  ResultChunks(const ResultChunks&) = delete;
+  ResultChunks& operator=(const ResultChunks&) = delete;
+  // Results of trajectories [first, first + count), valid until the next call.
+  const TrajectoryResult* run(const ScanSpec& spec, std::uint64_t first, std::uint64_t count);
+
+ private:
+  TrajectoryResult* device_ = nullptr;
+  TrajectoryResult* host_ = nullptr;  // pinned
+  std::uint64_t capacity_ = 0;
+};
 }  // namespace cuda
 
 }  // namespace skipstone

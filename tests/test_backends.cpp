@@ -1,20 +1,26 @@
 // Backend agreement: the CPU backend (Thrust/OpenMP) gives bit-identical results to a scalar
 // loop over simulate_trajectory; results do not depend on the chunk size or the thread count;
-// the CUDA backend agrees with the CPU where a GPU is present and is skipped cleanly where not,
+// the CUDA backend agrees with the CPU where a GPU is present (and its engine reports progress
+// from inside a chunk) and is skipped cleanly where not,
 // and on every machine the kernel compiled with FMA contraction (as nvcc compiles it) agrees
 // within the same tolerances. The configs include the float kernels (disc, cylinder:disc, the
 // Figure-18 system).
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
 #include "backends.hpp"
+#include "chunk_engine.hpp"
 #include "fma_contracted_kernel.hpp"
 #include "scan_runner.hpp"
 #include "skipstone/simulate.hpp"
@@ -318,6 +324,43 @@ TEST(Backends, CudaMatchesCpu) {
     cuda::run_chunk(rc.spec, 0, rc.spec.count, b.data());
     expect_agreement(c, a, b, "CUDA");
   }
+}
+
+// The CUDA engine passes the kernel's count of finished trajectories (advanced block by block)
+// on to the progress counter while a chunk runs: sampled from another thread, the counter stands
+// strictly between 0 and the chunk's size at least once, and it ends at the size exactly.
+TEST(Backends, CudaCountsTrajectoriesInsideAChunk) {
+  std::string why;
+  if (!cuda::available(&why)) GTEST_SKIP() << "CUDA backend not usable here: " << why;
+  // 1500 x 1500 = 2.25e6 trajectories in one chunk: several waves of a large GPU's resident threads
+  const RunConfig rc = testing::config_from(json::parse(R"({"system": "roll4:disc",
+      "parameters": {"R": 1.0, "r": 0.1, "eta": 0.5, "g_effective": 1.0},
+      "initial": {"start": "plate", "x2": 0.0, "z": 0.0, "v1": -2.0, "v2": 1.0, "v3": 0.0, "S13": 0.0, "S23": -1.0},
+      "scan": {"type": "grid", "axes": [{"param": "x1", "min": -0.95, "max": 0.95, "n": 1500},
+                                        {"param": "S12", "min": -2.0, "max": 2.0, "n": 1500}]},
+      "stop": {"t_max": 20.0}, "observables": ["status"]})"));
+  const std::unique_ptr<ChunkEngine> engine = cuda::make_engine(rc.spec, column_requests(rc));
+  DoneCounter done{0};
+  std::atomic<bool> running{true};
+  int inside = 0;
+  std::thread watcher([&] {
+    while (running.load()) {
+      const std::uint64_t d = done.load();
+      if (d > 0 && d < rc.spec.count) ++inside;
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+  });
+  const auto t0 = std::chrono::steady_clock::now();
+  engine->submit(0, 0, rc.spec.count, &done);
+  const ColumnsView v = engine->wait(0);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  running = false;
+  watcher.join();
+  EXPECT_EQ(v.n, rc.spec.count);
+  EXPECT_EQ(done.load(), rc.spec.count);
+  EXPECT_GT(inside, 0) << "the counter only moved when the chunk of " << seconds << " s ended";
+  std::printf("CUDA chunk of %llu trajectories: %.3f s, counter seen inside it %d times\n",
+              static_cast<unsigned long long>(rc.spec.count), seconds, inside);
 }
 
 }  // namespace
