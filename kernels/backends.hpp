@@ -17,8 +17,9 @@ namespace skipstone {
 // SIMD lanes or a bounded launch at a time) so that progress can be reported from inside a chunk.
 using DoneCounter = std::atomic<std::uint64_t>;
 
-// What a chunk collects at the impacts of its 2D no-slip trajectories besides their results
-// (outputs.boundary_map, outputs.boundary_events): the CPU backend only.
+// What a chunk collects from the events of its trajectories besides their results
+// (outputs.boundary_map, outputs.boundary_events at the impacts of the 2D no-slip tables; the
+// observable final_state from the last event): the CPU backend only.
 struct BoundaryCollect {
   const BoundaryMapSpec* map = nullptr;  // null: no map
   std::vector<std::uint64_t> counts;     // out: boundary_bin_count + 1 (the last: impacts outside the map)
@@ -26,6 +27,8 @@ struct BoundaryCollect {
   std::uint64_t max_events = 0;          // impacts recorded per trajectory (its first ones)
   std::vector<double> rows;              // out: max_events rows of kBoundaryEventFields per recorded trajectory
   std::vector<std::uint64_t> impacts;    // out: every impact of each recorded trajectory
+  int state_columns = 0;                 // in: values of a final state (final_state.hpp); 0: none kept
+  std::vector<double> final_states;      // out: state_columns per trajectory, NaN where it had no event
 };
 
 namespace cpu {

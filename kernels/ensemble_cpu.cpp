@@ -8,6 +8,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <limits>
 #include <thrust/for_each.h>
 #include <thrust/system/omp/execution_policy.h>
 
@@ -15,6 +16,7 @@
 #include "ensemble.inl"
 #include "noslip_lane_block.hpp"
 #include "rim_lane_block.hpp"
+#include "skipstone/final_state.hpp"
 #include "skipstone/system_traits.hpp"
 #include "table_roll_lanes.hpp"
 
@@ -125,7 +127,16 @@ constexpr bool lanes_have_blocks() {
 }
 static_assert(lanes_have_blocks(), "kSystems: SIMD lanes for a system without a lane block");
 
-// The chunk's trajectories of variant V one per iteration, each with a BoundarySink: a map of
+// The sink of a collecting run: the impacts (BoundarySink) and the state of the last event.
+struct CollectSink : BoundarySink {
+  double* final_state = nullptr;  // null: not kept
+  template <class V, class S>
+  void on_event(double, V x, const S& st, V) {
+    if (final_state) write_state_row(x, st, final_state);
+  }
+};
+
+// The chunk's trajectories of variant V one per iteration, each with a CollectSink: a map of
 // counts per thread, summed at the end (integer counts: the sum is the same in any order), and
 // the recorded trajectories' rows in their own slots.
 template <class V>
@@ -137,10 +148,13 @@ void run_collecting(const ScanSpec& spec, std::uint64_t first, std::uint64_t cou
   const std::uint64_t row_size = c.max_events * kBoundaryEventFields;
   c.rows.assign(c.recorded.size() * row_size, 0.0);
   c.impacts.assign(c.recorded.size(), 0);
+  const std::uint64_t state_size = static_cast<std::uint64_t>(c.state_columns);
+  c.final_states.assign(count * state_size, std::numeric_limits<double>::quiet_NaN());
 #pragma omp parallel for schedule(dynamic, 16)
   for (std::int64_t j = 0; j < static_cast<std::int64_t>(count); ++j) {
     const std::uint64_t i = static_cast<std::uint64_t>(j);
-    BoundarySink sink;
+    CollectSink sink;
+    if (state_size > 0) sink.final_state = c.final_states.data() + i * state_size;
     if (c.map) {
       sink.map = c.map;
       sink.counts = counts.data() + slots * static_cast<std::uint64_t>(omp_get_thread_num());

@@ -96,7 +96,7 @@ void check_shards(std::vector<ShardInput>& shards) {
 // index stands for.
 RangeResult merged_ranges(const std::vector<ShardInput>& shards, const RunConfig& rc) {
   RangeResult whole = empty_range_result(rc, 0);
-  for (auto& [name, v] : whole.values) v.reserve(values_per_trajectory(name) * rc.spec.count);
+  for (auto& [name, v] : whole.values) v.reserve(values_per_trajectory(rc, name) * rc.spec.count);
   for (const ShardInput& s : shards) {
     RangeResult part;
     try {

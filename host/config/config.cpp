@@ -2,6 +2,7 @@
 // the helpers they share, and reading a config from JSON text or a file (docs/config.md).
 #include "config.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -49,6 +50,17 @@ const ScanAxis* find_axis(const RunConfig& rc, const std::string& name) {
   return nullptr;
 }
 
+bool collects(const RunConfig& rc) {
+  return rc.boundary.any() || std::find(rc.observables.begin(), rc.observables.end(), "final_state") != rc.observables.end();
+}
+
+std::string cpu_only_reason(const RunConfig& rc) {
+  if (rc.boundary.any()) return kBoundaryCpuOnly;
+  if (collects(rc)) return "the observable final_state is computed on the CPU backend only (for now); allowed: --backend cpu or auto";
+  if (rc.state_rows) return "initial.start \"state_file\" runs on the CPU backend only (for now); allowed: --backend cpu or auto";
+  return "";
+}
+
 RunConfig parse_config(const json& j) {
   RunConfig rc;
   JsonReader top(j, "");
@@ -58,6 +70,7 @@ RunConfig parse_config(const json& j) {
   rc.spec = ScanSpec{};
   rc.spec.model = rc.system.traits.model;
   rc.spec.table = rc.system.traits.table;
+  rc.state = state_layout(rc.system.traits);
   for (double& v : rc.spec.params) v = 0.0;
   rc.resolved = {{"system", system}};
   // a note for the reader of the config and of meta.json; no effect on the run
@@ -71,6 +84,7 @@ RunConfig parse_config(const json& j) {
   read_rules(init, start.keys, "initial", rc);
   rc.resolved["initial"]["start"] = rc.start;
   resolve_axes(rc, start);
+  resolve_state_scan(rc);
   check_scanned_box(rc);
   read_stop(section(top, "stop"), rc);
   read_options(section(top, "options"), rc);

@@ -14,6 +14,7 @@
 #include "boundary_outputs.hpp"
 #include "histogram.hpp"
 #include "skipstone/scan_spec.hpp"
+#include "state_layout.hpp"
 #include "systems.hpp"
 
 namespace skipstone {
@@ -33,6 +34,8 @@ struct RunConfig {
   std::vector<std::string> observables;
   std::map<std::string, HistogramSpec> histograms;  // declared bins, by observable
   BoundaryOutputs boundary;        // config section "outputs"
+  StateLayout state;               // the system's state columns (final_state, start "state_file")
+  StateRows state_rows;            // start "state_file": the file's rows (spec.state_rows points into them)
   std::uint64_t chunk_size;        // 0: chosen from free memory
   std::string moment_name;         // "gamma", "eta" or "beta"
   nlohmann::json resolved;         // the config with every default spelled out
@@ -58,6 +61,13 @@ constexpr double kFloatEnergyTolerance = 1e-4;
 inline std::size_t boundary_event_columns(const RunConfig& rc) {
   return 1 + static_cast<std::size_t>(rc.spec.n_axes) + kBoundaryEventFields;
 }
+
+// Whether the run takes the CPU collecting path (one trajectory per iteration, its events seen
+// by a sink): outputs.boundary_map / boundary_events, or the observable final_state.
+bool collects(const RunConfig& rc);
+// Why the run needs the CPU backend, as a message naming the option ("" when it does not): the
+// collecting path, or the start "state_file" (its rows are in host memory).
+std::string cpu_only_reason(const RunConfig& rc);
 
 RunConfig parse_config(const nlohmann::json& j);
 // Parses JSON text (parse_json_text: a duplicate key or a syntax error is a ConfigError at the

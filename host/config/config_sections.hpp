@@ -36,6 +36,10 @@ void read_gravity(JsonReader& params, RunConfig& rc);
 // --- scan (section_scan.cpp)
 // scan: type, count, seed and the axes' names and ends.
 void read_scan(JsonReader scan, RunConfig& rc);
+// initial.file of the start "state_file" (section_state_file.cpp): the rows of the .npy, checked
+// against the system's state columns; the scan is the file's rows (after resolve_axes).
+void read_state_file(JsonReader& init, RunConfig& rc);
+void resolve_state_scan(RunConfig& rc);
 // The axes against the parameters' rules, and the scan's size and map shape.
 void resolve_axes(RunConfig& rc, const StartSchema& start);
 // The constraints between parameters at every corner of the scanned box.

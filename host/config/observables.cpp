@@ -32,6 +32,8 @@ const std::vector<ObservableInfo>& catalogue() {
       {"lyapunov_per_event", O::float64, "largest finite-time Lyapunov exponent per impact, over the run", I::lyapunov_per_event},
       {"lyapunov_spectrum", O::vector, "the 5 finite-time Lyapunov exponents per unit time of the phase space (x, y, u, v, s), by QR", I::lyapunov_spectrum,
        kLyapunovSpectrumLength},
+      {"final_state", O::vector, "the state at t_end (the last event), one row per trajectory; columns: meta.json observables.final_state.columns", I::final_state,
+       0},  // length: the system's state columns (values_per_trajectory)
   };
   return c;
 }

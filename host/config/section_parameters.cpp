@@ -75,7 +75,9 @@ const StartSchema& read_start(JsonReader& init, RunConfig& rc) {
   rc.spec.start = start.kind;
   std::vector<std::string> keys = {"start"};
   for (const auto& r : start.keys) keys.push_back(r.name);
+  if (start.kind == StartKind::state) keys.push_back("file");
   init.only(keys);
+  if (start.kind == StartKind::state) read_state_file(init, rc);
   return start;
 }
 

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "config_error.hpp"
+#include "state_layout.hpp"
 #include "skipstone/inertia.hpp"
 
 namespace skipstone {
@@ -44,7 +45,8 @@ std::vector<std::string> observable_names(std::uint32_t groups) {
       {kObsAnnulus, {"annulus_axis", "annulus_width"}},
       {kObsExit, {"exit_time", "exit_arc", "exit_side"}},
       {kObsLyapunov, {"lyapunov", "lyapunov_per_event"}},
-      {kObsLyapunovSpectrum, {"lyapunov_spectrum"}}};
+      {kObsLyapunovSpectrum, {"lyapunov_spectrum"}},
+      {kObsState, {"final_state"}}};
   std::vector<std::string> names;
   for (const auto& [group, of_group] : named)
     if (groups & group) names.insert(names.end(), of_group.begin(), of_group.end());
@@ -155,13 +157,10 @@ std::string systems_with_observable(const std::string& name) {
   return listed(names);
 }
 
-SystemSchema system_schema(const std::string& name) {
-  const SystemTraits* traits = find_system(name);
-  if (!traits) {
-    std::string known;
-    for (const auto& n : system_names()) known += (known.empty() ? "" : ", ") + n;
-    throw ConfigError("system", "unknown system " + show(name) + "; known systems: " + known);
-  }
+namespace {
+
+// The catalogue entry of a system, but for the start "state_file" (system_schema adds it).
+SystemSchema model_schema(const std::string& name, const SystemTraits* traits) {
   SystemSchema s;
   s.name = name;
   s.traits = *traits;
@@ -282,6 +281,21 @@ SystemSchema system_schema(const std::string& name) {
     }
   }
   throw std::logic_error("system " + name + ": no catalogue entry for its model");
+}
+
+}  // namespace
+
+SystemSchema system_schema(const std::string& name) {
+  const SystemTraits* traits = find_system(name);
+  if (!traits) {
+    std::string known;
+    for (const auto& n : system_names()) known += (known.empty() ? "" : ", ") + n;
+    throw ConfigError("system", "unknown system " + show(name) + "; known systems: " + known);
+  }
+  SystemSchema s = model_schema(name, traits);
+  // no start keys: initial.file names the .npy of states (section_parameters.cpp, read_state_file)
+  if (!state_layout(*traits).params.empty()) s.starts["state_file"] = {StartKind::state, {}};
+  return s;
 }
 
 std::optional<CrossError> check_cross_constraints(const SystemSchema& s, StartKind start, const double* p,

@@ -78,7 +78,7 @@ std::string gigabytes(std::uint64_t bytes) {
 std::uint64_t estimated_memory_bytes(const RunConfig& rc, std::uint64_t trajectories) {
   std::uint64_t values = 0, conversion = rc.spec.random ? 8 : 0;  // axis_<param>.npy values
   for (const auto& name : rc.observables) {
-    values += 8 * static_cast<std::uint64_t>(values_per_trajectory(name));
+    values += 8 * static_cast<std::uint64_t>(values_per_trajectory(rc, name));
     const ObservableType type = observable_info(name).type;
     if (type == ObservableType::int8) conversion = std::max<std::uint64_t>(conversion, 1);
     if (type == ObservableType::uint64) conversion = 8;

@@ -21,7 +21,7 @@ std::uint64_t estimated_output_bytes(const RunConfig& rc) {
   for (const auto& name : rc.observables) {
     switch (observable_info(name).type) {
       case ObservableType::int8: per_trajectory += 1; break;
-      case ObservableType::vector: per_trajectory += 8 * observable_info(name).length; break;
+      case ObservableType::vector: per_trajectory += 8 * values_per_trajectory(rc, name); break;
       default: per_trajectory += 8;
     }
   }
@@ -31,7 +31,7 @@ std::uint64_t estimated_output_bytes(const RunConfig& rc) {
 
 std::uint64_t estimated_partial_bytes(const RunConfig& rc, std::uint64_t trajectories) {
   std::uint64_t per_trajectory = 0;
-  for (const auto& name : rc.observables) per_trajectory += 8 * values_per_trajectory(name);
+  for (const auto& name : rc.observables) per_trajectory += 8 * values_per_trajectory(rc, name);
   return bytes_of(per_trajectory, trajectories);
 }
 

@@ -114,8 +114,7 @@ std::vector<double> sampled_axis_values(const RunConfig& rc, std::size_t j) {
 
 std::vector<std::size_t> observable_shape(const RunConfig& rc, const std::string& name) {
   std::vector<std::size_t> shape = rc.shape;
-  const ObservableInfo& info = observable_info(name);
-  if (info.type == ObservableType::vector) shape.push_back(static_cast<std::size_t>(info.length));
+  if (observable_info(name).type == ObservableType::vector) shape.push_back(static_cast<std::size_t>(values_per_trajectory(rc, name)));
   return shape;
 }
 
@@ -178,6 +177,7 @@ json run_metadata(const RunConfig& rc, const ScanResult& res, const BackendChoic
   for (const auto& name : rc.observables) {
     const ObservableInfo& info = observable_info(name);
     json o = {{"file", name + ".npy"}, {"description", info.description}};
+    if (info.id == ObservableId::final_state) o["columns"] = rc.state.columns;
     const auto it = res.stats.find(name);
     if (it != res.stats.end()) o["stats"] = it->second.to_json();
     const auto h = res.histograms.find(name);

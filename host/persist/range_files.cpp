@@ -58,7 +58,7 @@ void write_range_files(const fs::path& dir, const RunConfig& rc, const RangeResu
   const std::size_t n = r.range.size();
   for (const auto& [name, values] : r.values) {
     std::vector<std::size_t> shape = {n};
-    if (values_per_trajectory(name) > 1) shape.push_back(static_cast<std::size_t>(values_per_trajectory(name)));
+    if (values_per_trajectory(rc, name) > 1) shape.push_back(static_cast<std::size_t>(values_per_trajectory(rc, name)));
     io::write_npy(dir / (name + ".values.npy"), values, shape);
   }
   for (const auto& [name, blocks] : r.block_stats) {
@@ -107,7 +107,7 @@ RangeResult read_range_files(const fs::path& dir, const RunConfig& rc) {
   const std::size_t n = r.range.size();
   for (auto& [name, values] : r.values) {
     std::vector<std::size_t> shape = {n};
-    if (values_per_trajectory(name) > 1) shape.push_back(static_cast<std::size_t>(values_per_trajectory(name)));
+    if (values_per_trajectory(rc, name) > 1) shape.push_back(static_cast<std::size_t>(values_per_trajectory(rc, name)));
     values = read_doubles(dir / (name + ".values.npy"), shape);
   }
   for (auto& [name, blocks] : r.block_stats) {

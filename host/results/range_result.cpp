@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "column_buffer.hpp"
@@ -11,8 +12,9 @@
 
 namespace skipstone {
 
-int values_per_trajectory(const std::string& observable) {
-  return observable_info(observable).length;
+int values_per_trajectory(const RunConfig& rc, const std::string& observable) {
+  const ObservableInfo& info = observable_info(observable);
+  return info.id == ObservableId::final_state ? static_cast<int>(rc.state.columns.size()) : info.length;
 }
 
 RangeResult empty_range_result(const RunConfig& rc, std::uint64_t first) {
@@ -20,7 +22,7 @@ RangeResult empty_range_result(const RunConfig& rc, std::uint64_t first) {
   r.range = {first, first};
   for (const auto& name : rc.observables) {
     r.values[name];
-    if (values_per_trajectory(name) == 1) r.block_stats[name];
+    if (values_per_trajectory(rc, name) == 1) r.block_stats[name];
   }
   if (rc.boundary.map) r.boundary_counts.assign(boundary_bin_count(rc.boundary.spec) + 1, 0);
   return r;
@@ -45,11 +47,18 @@ void add_boundary_outputs(RangeResult& r, const RunConfig& rc, std::vector<std::
   }
 }
 
+void add_final_states(RangeResult& r, const TrajectoryResult* results, std::vector<double>&& states, int columns) {
+  const std::uint64_t n = r.range.size(), c = static_cast<std::uint64_t>(columns);
+  for (std::uint64_t i = 0; i < n; ++i)
+    if (!status_is_ok(results[i].status))
+      std::fill(states.begin() + i * c, states.begin() + (i + 1) * c, std::numeric_limits<double>::quiet_NaN());
+  r.values["final_state"] = std::move(states);
+}
+
 std::vector<ColumnRequest> column_requests(const RunConfig& rc) {
   std::vector<ColumnRequest> out;
   for (const auto& name : rc.observables) {
-    const ObservableInfo& info = observable_info(name);
-    out.push_back({info.id, info.length});
+    out.push_back({observable_info(name).id, values_per_trajectory(rc, name)});
   }
   return out;
 }
@@ -67,7 +76,7 @@ RangeResult reduce_columns(const RunConfig& rc, std::uint64_t first, const Colum
     const std::string& name = rc.observables[c];
     const double* column = columns.columns[c];
     std::vector<double>& values = r.values[name];
-    values.assign(column, column + n * static_cast<std::uint64_t>(values_per_trajectory(name)));
+    values.assign(column, column + n * static_cast<std::uint64_t>(values_per_trajectory(rc, name)));
     if (observable_info(name).type == ObservableType::vector) continue;
     std::vector<RunningStats>& blocks = r.block_stats[name];
     for (std::uint64_t b = 0; b < n; b += kStatsBlock) {

@@ -37,8 +37,9 @@ struct RangeResult {
   std::uint64_t boundary_events_dropped = 0;
 };
 
-// Values of one trajectory of an observable: its length for vector observables, else 1.
-int values_per_trajectory(const std::string& observable);
+// Values of one trajectory of an observable: its length for vector observables (final_state:
+// the system's state columns), else 1.
+int values_per_trajectory(const RunConfig& rc, const std::string& observable);
 
 // An empty result at `first` with an entry for every observable of rc.
 RangeResult empty_range_result(const RunConfig& rc, std::uint64_t first);
@@ -59,6 +60,10 @@ RangeResult reduce_chunk(const RunConfig& rc, std::uint64_t first, const Traject
 void add_boundary_outputs(RangeResult& r, const RunConfig& rc, std::vector<std::uint64_t>&& counts,
                           const std::vector<std::uint64_t>& recorded, const std::vector<double>& rows,
                           const std::vector<std::uint64_t>& impacts);
+
+// Sets r's final_state values (r.range is the chunk): `states`, `columns` per trajectory, with
+// NaN rows where the status is not ok (as every observable).
+void add_final_states(RangeResult& r, const TrajectoryResult* results, std::vector<double>&& states, int columns);
 
 // Appends `next`, which must start where `acc` ends (std::logic_error otherwise).
 void append_range(RangeResult& acc, RangeResult&& next);

@@ -56,17 +56,19 @@ void bind_to_device(const Executor& e) {
 
 namespace {
 
-// A chunk whose impacts feed outputs.boundary_map / boundary_events: the CPU backend's
-// collecting kernel, one trajectory per iteration, with the whole TrajectoryResult of each.
+// A chunk whose events feed outputs.boundary_map / boundary_events or final_state: the CPU
+// backend's collecting kernel, one trajectory per iteration, with the whole TrajectoryResult of each.
 RangeResult integrate_collecting(const RunConfig& rc, TrajectoryRange chunk, DoneCounter* done) {
   std::vector<TrajectoryResult> buf(static_cast<std::size_t>(chunk.size()));
   BoundaryCollect collect;
   collect.map = rc.boundary.map ? &rc.boundary.spec : nullptr;
   collect.recorded = recorded_in(rc.boundary, chunk.first, chunk.end);
   collect.max_events = rc.boundary.max_events;
+  if (std::find(rc.observables.begin(), rc.observables.end(), "final_state") != rc.observables.end()) collect.state_columns = static_cast<int>(rc.state.columns.size());
   cpu::run_chunk_collecting(rc.spec, chunk.first, chunk.size(), buf.data(), collect, done);
   RangeResult part = reduce_chunk(rc, chunk.first, buf.data(), chunk.size());
   add_boundary_outputs(part, rc, std::move(collect.counts), collect.recorded, collect.rows, collect.impacts);
+  if (collect.state_columns > 0) add_final_states(part, buf.data(), std::move(collect.final_states), collect.state_columns);
   return part;
 }
 
@@ -80,7 +82,7 @@ std::unique_ptr<ChunkEngine> make_engine(const Executor& e, const RunConfig& rc)
 RangeResult integrate_chunk(ChunkEngine& engine, const RunConfig& rc, TrajectoryRange chunk, DoneCounter* done) {
   const auto t0 = std::chrono::steady_clock::now();
   RangeResult part;
-  if (!rc.boundary.any()) {
+  if (!collects(rc)) {
     engine.submit(0, chunk.first, chunk.size(), done);
     part = reduce_columns(rc, chunk.first, engine.wait(0));
   } else {
@@ -95,8 +97,9 @@ namespace {
 void run_worker(const Executor& e, const RunConfig& rc, ChunkQueue& queue, ResultCollector& collector,
                 const std::function<void()>& between_chunks) {
   bind_to_device(e);
-  if (rc.boundary.any()) {
-    if (e.backend != Backend::cpu) throw UsageError(std::string("--backend cuda: ") + kBoundaryCpuOnly);
+  if (const std::string why = cpu_only_reason(rc); !why.empty() && e.backend != Backend::cpu)
+    throw UsageError("--backend cuda: " + why);
+  if (collects(rc)) {
     for (;;) {
       if (between_chunks) between_chunks();
       const std::optional<TrajectoryRange> chunk = queue.next();

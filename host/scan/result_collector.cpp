@@ -9,7 +9,7 @@ ResultCollector::ResultCollector(const RunConfig& rc, TrajectoryRange range, Che
                                  std::uint64_t saved)
     : range_(range), acc_(empty_range_result(rc, range.first)), done_(saved), progress_("run", range.size(), quiet, saved) {
   if (!quiet) monitor_ = std::make_unique<ProgressMonitor>(progress_, done_);
-  for (auto& [name, v] : acc_.values) v.reserve(values_per_trajectory(name) * range.size());
+  for (auto& [name, v] : acc_.values) v.reserve(values_per_trajectory(rc, name) * range.size());
   if (checkpoint)
     saver_ = std::make_unique<ChunkSaver>(*checkpoint, [this](RangeResult&& saved) {
       std::lock_guard<std::mutex> lock(mutex_);

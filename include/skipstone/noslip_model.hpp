@@ -8,6 +8,9 @@
 //             that the contact point slides with tangential velocity `slip` (and `slip_z` along
 //             the axis in cylinders): slip = 0 is the rolling impact of Section 1. The
 //             collision is applied at t = 0 and counts as the first event.
+//   state     a row of a file of states (the final_state columns): 2D x, y, ux, uy, spin; 3D
+//             the interior keys x, y, z, vx, vy, vz, wx, wy, wz. Interior to the table (masked
+//             otherwise), so a state on the wall (a run stopped by max_events) is not a start.
 // The float kernels (disc, cylinder:disc) build the same setup in double and round it to float
 // (setup_as), so a float trajectory starts from the double one's initial condition rounded.
 #pragma once
@@ -93,10 +96,12 @@ SKIPSTONE_HD NoSlipSetup<Table, Vec2, State2D> plane_setup(const Table& table, c
   NoSlipStart<Vec2, State2D>& s0 = su.start;
   s0.collide_first = false;
   s0.nu = {0.0, 0.0};
-  if (spec.start == StartKind::interior) {
+  if (spec.start == StartKind::interior || spec.start == StartKind::state) {
     s0.x = {p[P_X], p[P_Y]};
     su.masked = !table.inside(s0.x);
-    s0.state = {p[P_SPEED] * Vec2{cos(p[P_ANGLE]), sin(p[P_ANGLE])}, p[P_SPIN]};
+    const Vec2 u = spec.start == StartKind::state ? Vec2{p[P_VX], p[P_VY]}
+                                                  : p[P_SPEED] * Vec2{cos(p[P_ANGLE]), sin(p[P_ANGLE])};
+    s0.state = {u, p[P_SPIN]};
     s0.part = -1;
   } else {
     su.masked = !(fabs(p[P_ANGLE]) < 0.5 * kPi);
@@ -131,7 +136,7 @@ SKIPSTONE_HD NoSlipSetup<CylinderTable<Section>, Vec3, State3D> cylinder_setup(c
   s0.collide_first = false;
   s0.nu = {0.0, 0.0, 0.0};
   const Vec3 w = {p[P_WX], p[P_WY], p[P_WZ]};
-  if (spec.start == StartKind::interior) {
+  if (spec.start == StartKind::interior || spec.start == StartKind::state) {
     s0.x = {p[P_X], p[P_Y], p[P_Z]};
     su.masked = !section.inside(Vec2{s0.x.x, s0.x.y});
     s0.state = {{p[P_VX], p[P_VY], p[P_VZ]}, w};

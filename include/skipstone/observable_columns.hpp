@@ -16,8 +16,9 @@ namespace skipstone {
 enum class ObservableId : std::int32_t {
   status, events, t_end, energy_error, z_min, z_max, z_final, z_drift, bounded, rho_even, rho_odd, caustic_gap,
   annulus_axis, annulus_width, exit_time, exit_arc, exit_side, lyapunov, lyapunov_per_event, lyapunov_spectrum,
+  final_state,  // not in a TrajectoryResult: the CPU collecting path writes it from the last event
 };
-constexpr int kObservableCount = static_cast<int>(ObservableId::lyapunov_spectrum) + 1;
+constexpr int kObservableCount = static_cast<int>(ObservableId::final_state) + 1;
 
 // Value k (0 for a scalar) that observable `id` stores for trajectory result r.
 SKIPSTONE_HD SKIPSTONE_INLINE double observable_value(ObservableId id, const TrajectoryResult& r, int k) {
@@ -44,6 +45,7 @@ SKIPSTONE_HD SKIPSTONE_INLINE double observable_value(ObservableId id, const Tra
     case ObservableId::lyapunov: return ok ? r.lyapunov : nan;
     case ObservableId::lyapunov_per_event: return ok ? r.lyapunov_per_event : nan;
     case ObservableId::lyapunov_spectrum: return ok ? r.lyapunov_spectrum[k] : nan;
+    case ObservableId::final_state: return nan;  // not in a result (see ObservableId)
   }
   return nan;
 }
@@ -82,6 +84,7 @@ SKIPSTONE_HD SKIPSTONE_INLINE void write_columns(const TrajectoryResult& r, std:
     const ObservableId id = requests[c].id;
     if (id == ObservableId::annulus_axis) write_vector<3>(id, r, i, columns[c]);
     else if (id == ObservableId::lyapunov_spectrum) write_vector<kLyapunovSpectrumLength>(id, r, i, columns[c]);
+    else if (id == ObservableId::final_state) continue;  // the collecting path writes it
     else columns[c][i] = observable_value(id, r, 0);
   }
 }

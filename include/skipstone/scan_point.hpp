@@ -1,6 +1,7 @@
 // From (spec, trajectory index) to that trajectory's parameter values: grid axes vary
 // fastest-first (axis 0 is the x axis of a map), random samples draw every axis from the
-// counter-based generator with stream = axis number.
+// counter-based generator with stream = axis number, and a start from a file of states takes
+// the state parameters from row `index` of the file.
 #pragma once
 #include "skipstone/inertia.hpp"
 #include "skipstone/rng.hpp"
@@ -30,6 +31,9 @@ SKIPSTONE_HD SKIPSTONE_INLINE ScanPoint scan_point(const ScanSpec& spec, std::ui
       rest /= a.n;
     }
   }
+  if (spec.state_rows)
+    for (int c = 0; c < spec.state_columns; ++c)
+      pt.p[spec.state_params[c]] = spec.state_rows[index * static_cast<std::uint64_t>(spec.state_columns) + c];
   return pt;
 }
 

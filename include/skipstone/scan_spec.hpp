@@ -31,6 +31,7 @@ enum class StartKind : std::int32_t {
   impact = 2,    // on the wall, just before the first collision, with a given contact slip
   rim_entry = 3, // rolling: entering the curved part at phi = 0
   plate_minus = 4,  // roll4:disc: on the flat face N^- (x4 = -r); "plate" (interior) is N^+
+  state = 5,        // a row of a file of states (initial.start "state_file"): the system's state columns
 };
 
 enum class MomentForm : std::int32_t { gamma = 0, eta = 1, beta = 2 };
@@ -74,7 +75,8 @@ enum class MomentForm : std::int32_t { gamma = 0, eta = 1, beta = 2 };
   X(P_S23, "S23")                                                                                    \
   X(P_X1, "x1")                  /* rolling plate start: position x1 on the + sheet */               \
   X(P_G_EFF, "g_effective")      /* effective gravity of a rolling ball, g / (1 + gamma^2) */        \
-  X(P_X2, "x2")                  /* rolling plate start: position x2 (roll4:disc) */
+  X(P_X2, "x2")                  /* rolling plate start: position x2 (roll4:disc) */                 \
+  X(P_SIGMA, "sigma")            /* roll3:strip, roll4:planes state: arc length on the stadium */
 
 enum Param : std::int32_t {
 #define SKIPSTONE_PARAM_ID(id, name) id,
@@ -91,6 +93,8 @@ inline constexpr const char* kParamNames[kParamCount] = {
 };
 
 constexpr int kMaxAxes = 8;
+// Columns of a row of states (StartKind::state): the largest state of a system that has one.
+constexpr int kMaxStateColumns = 9;
 
 struct AxisSpec {
   std::int32_t param;
@@ -123,6 +127,11 @@ struct ScanSpec {
   std::uint64_t max_steps;  // rolling integrator step budget
   Precision precision;      // float32: the float kernel (options.precision; kSystems: float_kernel)
   std::int32_t lyapunov_vectors;  // tangent vectors of the Lyapunov observables: 0 (none asked), 1 or 5
+  // StartKind::state: row i of `state_rows` (state_columns values, host memory: the CPU backend
+  // only) gives trajectory i's parameters state_params[0 .. state_columns); null otherwise.
+  const double* state_rows;
+  std::int32_t state_columns;
+  std::int32_t state_params[kMaxStateColumns];
 };
 
 }  // namespace skipstone

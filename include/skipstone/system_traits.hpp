@@ -38,11 +38,12 @@ enum ObservableGroup : std::uint32_t {
   kObsAnnulus = 1u << 3,  // annulus_axis, annulus_width: the sphere
   kObsExit = 1u << 4,     // exit_time, exit_arc, exit_side: one rim passage (Figure 18)
   kObsLyapunov = 1u << 5,  // lyapunov, lyapunov_per_event: the no-slip models
-  kObsLyapunovSpectrum = 1u << 6,  // lyapunov_spectrum: the 2D no-slip tables
+  kObsState = 1u << 6,     // final_state: systems whose last event is the final state (final_state.hpp)
+  kObsLyapunovSpectrum = 1u << 7,  // lyapunov_spectrum: the 2D no-slip tables
 };
 // Groups a run computes only when its config names them: the tangent dynamics of the Lyapunov
-// exponents cost more than the trajectory.
-constexpr std::uint32_t kObsOptIn = kObsLyapunov | kObsLyapunovSpectrum;
+// exponents cost more than the trajectory, and the final state takes the collecting CPU path.
+constexpr std::uint32_t kObsOptIn = kObsLyapunov | kObsLyapunovSpectrum | kObsState;
 
 // The bit of a start kind in SystemTraits::starts.
 constexpr std::uint32_t start_bit(StartKind k) { return 1u << static_cast<std::uint32_t>(k); }
@@ -67,11 +68,12 @@ constexpr std::uint32_t wall_starts =
     start_bit(StartKind::interior) | start_bit(StartKind::boundary) | start_bit(StartKind::impact);
 constexpr std::uint32_t noslip_obs = kObsCore | kObsHeight;
 constexpr std::uint32_t interior = start_bit(StartKind::interior);
+constexpr std::uint32_t state_file = start_bit(StartKind::state);
 constexpr SystemTraits noslip(const char* name, ModelKind m, TableKind t, bool round_wall = false) {
   const bool sinai = t == TableKind::sinai;  // a flight in a scatterer-free corridor never ends
   const std::uint32_t lyapunov = m == plane ? kObsLyapunov | kObsLyapunovSpectrum : kObsLyapunov;
   const std::uint32_t obs = (round_wall ? noslip_obs | kObsCaustic : noslip_obs) | lyapunov;
-  return {name, m, t, m == plane ? 2 : 3, wall_starts, obs,
+  return {name, m, t, m == plane ? 2 : 3, wall_starts | state_file, obs | kObsState,
           round_wall, round_wall ? Lanes::round_wall : Lanes::none, sinai,
           !sinai || m == cylinder,  // in-plane gravity on a torus has no floor
           Sampling::closed_form};
@@ -100,8 +102,9 @@ inline constexpr SystemTraits kSystems[] = {
     traits_detail::noslip("polygon", traits_detail::plane, TableKind::polygon),
     traits_detail::noslip("ellipse", traits_detail::plane, TableKind::ellipse),
     traits_detail::noslip("sinai", traits_detail::plane, TableKind::sinai),
-    {"sphere", ModelKind::noslip_sphere, TableKind::none, 3, traits_detail::interior,
-     traits_detail::noslip_obs | kObsAnnulus | kObsLyapunov, false, Lanes::none, false, true, Sampling::closed_form},
+    {"sphere", ModelKind::noslip_sphere, TableKind::none, 3, traits_detail::interior | traits_detail::state_file,
+     traits_detail::noslip_obs | kObsAnnulus | kObsLyapunov | kObsState, false, Lanes::none, false, true,
+     Sampling::closed_form},
     traits_detail::noslip("cylinder:disc", traits_detail::cylinder, TableKind::disc, true),
     traits_detail::noslip("cylinder:strip", traits_detail::cylinder, TableKind::strip),
     traits_detail::noslip("cylinder:stadium", traits_detail::cylinder, TableKind::stadium),
@@ -111,12 +114,14 @@ inline constexpr SystemTraits kSystems[] = {
     traits_detail::noslip("cylinder:sinai", traits_detail::cylinder, TableKind::sinai),
     {"roll4:disc-transversal", ModelKind::roll_disc_transversal, TableKind::none, 2, start_bit(StartKind::rim_entry),
      kObsCore | kObsExit, true, Lanes::rim, true, false, Sampling::closed_form},
-    {"roll4:planes", ModelKind::roll_planes, TableKind::none, 3, traits_detail::interior, traits_detail::noslip_obs,
+    {"roll4:planes", ModelKind::roll_planes, TableKind::none, 3, traits_detail::interior | traits_detail::state_file,
+     traits_detail::noslip_obs | kObsState,
      false, Lanes::none, false, true, Sampling::closed_form},
-    {"roll3:strip", ModelKind::roll_strip, TableKind::none, 2, traits_detail::interior, traits_detail::noslip_obs,
+    {"roll3:strip", ModelKind::roll_strip, TableKind::none, 2, traits_detail::interior | traits_detail::state_file,
+     traits_detail::noslip_obs | kObsState,
      false, Lanes::none, false, true, Sampling::closed_form},
     {"roll3:inside-cylinder", ModelKind::roll_inside_cylinder, TableKind::none, 3, traits_detail::interior,
-     traits_detail::noslip_obs, false, Lanes::none, false, true, Sampling::closed_form},
+     traits_detail::noslip_obs | kObsState, false, Lanes::none, false, true, Sampling::closed_form},
     {"roll4:disc", ModelKind::roll_disc, TableKind::none, 3,
      traits_detail::interior | start_bit(StartKind::plate_minus), traits_detail::noslip_obs | kObsCaustic, true,
      Lanes::rim, false, true, Sampling::sink},

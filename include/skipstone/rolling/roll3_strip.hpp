@@ -10,7 +10,8 @@
 // per segment (the closed form X(t) = I(t)^-1 X(0) - I(t)^-1 int_0^t I G of Section 4.1).
 //
 // Start "plate": on the + sheet (x3 = +r) at x1 = `x1`, v1 = `v1`, v2 = `v2`, s = `spin`, height
-// x2 = `z`. events = completed passages over a half-cylinder.
+// x2 = `z`. Start "state_file": a row (sigma, x2, v1, v2, s), the final state of a run (any
+// segment). events = completed passages over a half-cylinder.
 //
 // Sink: one on_event per segment end (plus the start and the final state), as x = (sigma, x2)
 // with sigma the arc length on the stadium (x1 and x3 follow from it), u = (v1, v2), spin s,
@@ -36,7 +37,7 @@ struct StripEmit {
 template <class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_roll3_strip(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
   const double* p = pt.p;
-  if (plate_start_masked(p)) return masked_result();
+  if (plate_start_masked(spec, p)) return masked_result();
   StadiumSetup s = plate_stadium_start(spec, pt, -1.0);  // w_arc = eta u k with k = -1/r
   s.h = {p[P_V2], p[P_SPIN], p[P_Z]};
   s.q = {0.0, 0.0, 0.0};

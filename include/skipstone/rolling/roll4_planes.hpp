@@ -13,7 +13,8 @@
 // free fall in x3. Exact per segment, no time stepping.
 //
 // Start "plate": on the + sheet (x4 = +r) at x1 = `x1` with (v1, v2, v3, S12, S13, S23), x3 = `z`,
-// x2 = 0. events = completed rim passages.
+// x2 = 0. Start "state_file": a row (sigma, x2, x3, v1, v2, v3, wx, wy, wz) as the sink sees the
+// state (below), e.g. the final state of a run (any segment). events = completed rim passages.
 //
 // Sink: one on_event per segment end (plus the start and the final state), as
 //   x = (sigma, x2, x3) with sigma the arc length on the stadium (layout in stadium_segments.hpp;
@@ -43,11 +44,17 @@ struct PlanesEmit {
 template <class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_roll4_planes(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
   const double* p = pt.p;
-  if (plate_start_masked(p)) return masked_result();
+  if (plate_start_masked(spec, p)) return masked_result();
   StadiumSetup s = plate_stadium_start(spec, pt, 1.0);
-  s.h = {p[P_V3], p[P_S13], p[P_Z]};
-  s.q = {p[P_V2], p[P_S12], 0.0};
-  s.s_const = p[P_S23];
+  if (spec.start == StartKind::state) {  // the row's w = (S23, -S13, S12), as emitted
+    s.h = {p[P_V3], -p[P_WY], p[P_Z]};
+    s.q = {p[P_V2], p[P_WZ], p[P_X2]};
+    s.s_const = p[P_WX];
+  } else {
+    s.h = {p[P_V3], p[P_S13], p[P_Z]};
+    s.q = {p[P_V2], p[P_S12], 0.0};
+    s.s_const = p[P_S23];
+  }
   return run_stadium<PlanesEmit, true>(s, stadium_stop(spec), sink);
 }
 

@@ -181,13 +181,17 @@ SKIPSTONE_HD SKIPSTONE_INLINE double rolling_gravity(const ScanPoint& pt, double
   return pt.p[P_G] / (1.0 + gamma * gamma) + pt.p[P_G_EFF];
 }
 
-// A plate start needs v1 != 0 (the ball must reach the rim) and |x1| <= L/2 (on the plate).
-SKIPSTONE_HD SKIPSTONE_INLINE bool plate_start_masked(const double* p) {
+// A plate start needs v1 != 0 (the ball must reach the rim) and |x1| <= L/2 (on the plate); a
+// start from a row of states (StartKind::state) v1 != 0 and 0 <= sigma <= the perimeter.
+SKIPSTONE_HD SKIPSTONE_INLINE bool plate_start_masked(const ScanSpec& spec, const double* p) {
+  if (spec.start == StartKind::state)
+    return !(p[P_V1] != 0.0) || !(p[P_SIGMA] >= 0.0 && p[P_SIGMA] <= Stadium{p[P_L], p[P_BALL_R]}.perimeter());
   return !(p[P_V1] != 0.0) || !(fabs(p[P_X1]) <= 0.5 * p[P_L]);
 }
 
 // The plate start of roll3:strip and roll4:planes on N_r: the + sheet (segment 0) at arc
-// position L/2 - x1, speed v1 along the stadium, effective gravity, and the rotation rate on
+// position L/2 - x1 (a start from a row of states: the segment and position of its arc length
+// sigma, the layout of the emitted sigma), speed v1 along the stadium, effective gravity, and the rotation rate on
 // the half-circles w_arc = arc_sign eta v1 / r (arc_sign: the model's sign of the curvature
 // term). The caller fills the blocks h and q and s_const.
 SKIPSTONE_HD SKIPSTONE_INLINE StadiumSetup plate_stadium_start(const ScanSpec& spec, const ScanPoint& pt,
@@ -202,6 +206,12 @@ SKIPSTONE_HD SKIPSTONE_INLINE StadiumSetup plate_stadium_start(const ScanSpec& s
   s.G = rolling_gravity(pt, gamma);
   s.seg = 0;
   s.pos = 0.5 * L - p[P_X1];
+  if (spec.start == StartKind::state) {
+    s.seg = 3;
+    while (s.seg > 0 && p[P_SIGMA] < s.st.start(s.seg)) --s.seg;
+    s.pos = p[P_SIGMA] - s.st.start(s.seg);
+    s.pos = s.pos > s.st.length(s.seg) ? s.st.length(s.seg) : s.pos;
+  }
   return s;
 }
 

@@ -1,0 +1,93 @@
+// initial.start "state_file" (docs/config.md, "Start from a file of states"): the trajectories of
+// the scan are the rows of a float64 .npy of shape (rows, columns), the columns of the system's
+// final_state in their order, so that the final states of one run start the next. The file is
+// read once, here; every chunk, shard and resumed run indexes the same rows, and its content
+// hash is in the resolved config, so a checkpoint or shard of other rows is not combined.
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+
+#include "config_sections.hpp"
+#include "npy_writer.hpp"
+
+namespace skipstone {
+
+namespace {
+
+std::string column_list(const StateLayout& layout) {
+  std::string s;
+  for (const auto& c : layout.columns) s += (s.empty() ? "" : ", ") + c;
+  return s;
+}
+
+std::string shape_text(const std::vector<std::size_t>& shape) {
+  std::string s = "(";
+  for (std::size_t k = 0; k < shape.size(); ++k) s += (k ? ", " : "") + std::to_string(shape[k]);
+  return s + (shape.size() == 1 ? ",)" : ")");
+}
+
+std::string content_hash(const std::vector<char>& bytes) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (char c : bytes) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 0x100000001b3ull;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "fnv1a64:%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+}  // namespace
+
+void read_state_file(JsonReader& init, RunConfig& rc) {
+  const StateLayout& layout = rc.state;
+  const std::string key = init.key_path("file");
+  const std::string allowed = "allowed: a float64 .npy of shape (rows, " + std::to_string(layout.columns.size()) +
+                              "), columns " + column_list(layout) + " (the final_state.npy of a run of " +
+                              rc.system.name + ")";
+  if (!init.has("file")) throw ConfigError(key, "required with initial.start \"state_file\"; " + allowed);
+  const std::string path = init.string("file");
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) throw ConfigError(key, "value " + show(path) + ": no such file; " + allowed);
+  io::NpyArray a;
+  try {
+    a = io::read_npy(path);
+  } catch (const std::exception& e) {
+    throw ConfigError(key, "value " + show(path) + " is not a readable .npy file (" + e.what() + "); " + allowed);
+  }
+  if (a.descr != "<f8") throw ConfigError(key, "value " + show(path) + " has dtype " + show(a.descr) + "; " + allowed);
+  const std::size_t cols = layout.columns.size();
+  if (a.shape.size() != 2 || a.shape[1] != cols || a.shape[0] == 0)
+    throw ConfigError(key, "value " + show(path) + " has shape " + shape_text(a.shape) + "; " + allowed);
+  const std::size_t rows = a.shape[0];
+  auto values = std::make_shared<std::vector<double>>(rows * cols);
+  std::memcpy(values->data(), a.bytes.data(), values->size() * sizeof(double));
+  for (std::size_t i = 0; i < values->size(); ++i)
+    if (!std::isfinite((*values)[i]))
+      throw ConfigError(key, "value " + show(path) + ": row " + std::to_string(i / cols) + " has a value that is not finite (column " +
+                                 layout.columns[i % cols] + "); allowed: finite numbers only (leave out the rows of masked or "
+                                 "failed trajectories, whose final_state is NaN)");
+  rc.state_rows = values;
+  ScanSpec& spec = rc.spec;
+  spec.state_rows = values->data();
+  spec.state_columns = static_cast<std::int32_t>(cols);
+  for (std::size_t c = 0; c < cols; ++c) spec.state_params[c] = layout.params[c];
+  rc.resolved["initial"]["file"] = path;
+  rc.resolved["initial"]["rows"] = rows;
+  rc.resolved["initial"]["columns"] = layout.columns;
+  rc.resolved["initial"]["content"] = content_hash(a.bytes);
+}
+
+void resolve_state_scan(RunConfig& rc) {
+  if (!rc.state_rows) return;
+  if (!rc.axes.empty())
+    throw ConfigError("scan.axes", "not allowed with initial.start \"state_file\": the trajectories are the file's rows; "
+                                   "allowed: no \"scan\" section");
+  rc.spec.count = rc.state_rows->size() / static_cast<std::size_t>(rc.spec.state_columns);
+  rc.shape = {static_cast<std::size_t>(rc.spec.count)};
+}
+
+}  // namespace skipstone

@@ -1,0 +1,33 @@
+// The state columns of each system (state_layout.hpp); a row is the state the model hands its
+// sink (skipstone/final_state.hpp), named here.
+#include "state_layout.hpp"
+
+#include "systems.hpp"
+
+namespace skipstone {
+
+StateLayout state_layout(const SystemTraits& system) {
+  switch (system.model) {
+    case ModelKind::noslip_plane:
+      return {{"x", "y", "ux", "uy", "spin"}, {P_X, P_Y, P_VX, P_VY, P_SPIN}};
+    case ModelKind::noslip_sphere:
+    case ModelKind::noslip_cylinder:
+      return {{"x", "y", "z", "ux", "uy", "uz", "wx", "wy", "wz"},
+              {P_X, P_Y, P_Z, P_VX, P_VY, P_VZ, P_WX, P_WY, P_WZ}};
+    case ModelKind::roll_strip:  // x = (sigma, x2), u = (v1, v2), s (roll3_strip.hpp)
+      return {{"sigma", "x2", "v1", "v2", "s"}, {P_SIGMA, P_Z, P_V1, P_V2, P_SPIN}};
+    case ModelKind::roll_planes:  // x = (sigma, x2, x3), u = (v1, v2, v3), w = (S23, -S13, S12) (roll4_planes.hpp)
+      return {{"sigma", "x2", "x3", "v1", "v2", "v3", "wx", "wy", "wz"},
+              {P_SIGMA, P_X2, P_Z, P_V1, P_V2, P_V3, P_WX, P_WY, P_WZ}};
+    case ModelKind::roll_inside_cylinder:  // the centre, its velocity and w = s e_rho; no start from it
+      return {{"x", "y", "z", "ux", "uy", "uz", "wx", "wy", "wz"}, {}};
+    default:  // roll4:disc(-transversal), roll3:<table>, roll4:<table>: their last event is not the final state
+      return {};
+  }
+}
+
+std::string systems_with_state_start() {
+  return systems_with([](const SystemTraits& s) { return !state_layout(s).params.empty(); });
+}
+
+}  // namespace skipstone
