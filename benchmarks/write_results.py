@@ -208,6 +208,23 @@ def rolling_table_rows(L, b, thr):
                      f"scaling {thr} threads / 1: {ratio(w['scaling_all_over_1'])} | | |")
 
 
+def lyapunov_rows(L, b, thr):
+    """The cost of the tangent dynamics: cylinder:stadium with the largest Lyapunov exponent, its
+    impacts/s over those of the plain run of the same scan (all threads, and on the CPU on 1 thread
+    side by side)."""
+    plain, lyap = b.get("cylinder_stadium"), b.get("cylinder_stadium_lyapunov")
+    if plain is None or lyap is None:
+        return
+    L.append(f"| cylinder:stadium with gravity g = 0.4, CPU backend, {thr} threads ({plain['trajectories']} x "
+             f"{plain['config']['stop']['max_events']} impacts) | {spread(rate(plain['backend'], 'impacts'))} | impacts/s | | | |")
+    over = lyap.get("over_baseline", {})
+    text = f"over the plain run: {ratio(over.get('all_threads', {}).get('impacts'))}"
+    if "1_thread_side_by_side" in over:
+        text += f"; 1 thread side by side: {ratio(over['1_thread_side_by_side'].get('impacts'))}"
+    L.append(f"| same scan with `lyapunov` (tangent dynamics), CPU backend, {thr} threads | "
+             f"{spread(rate(lyap['backend'], 'impacts'))} | impacts/s | {text} | | |")
+
+
 def side_by_side_section(tp):
     """The rolling tables and their baselines timed side by side on one thread."""
     sbs = tp.get("side_by_side_1_thread")
@@ -222,6 +239,8 @@ def side_by_side_section(tp):
          "| Run | steps/s | trajectories/s | cpu use | steps/s over baseline | over roll4:disc's scalar loop |",
          "|---|---|---|---|---|---|"]
     for run, m in sbs.items():
+        if "steps" not in m:  # the Lyapunov pair (impacts/s): its ratio is in the figures
+            continue
         key = run.split(" ")[0]
         over = b.get(key, {}).get("over_baseline", {}) if " " not in run else {}
         traj = m.get("trajectories", m.get("unmasked_points"))
@@ -330,6 +349,7 @@ def main():
                  f"impacts/s | scaling {thr} threads / 1: {ratio(cyl['scaling_all_over_1'])} | | |")
     float_rows(L, cyl, f"cylinder:disc with gravity, **float** kernel, CPU backend, {thr} threads", "impacts", "impacts/s",
                "cylinder:disc float vs double, same trajectories", None)
+    lyapunov_rows(L, b, thr)
     L.append(f"| Figure 18 (roll4:disc-transversal), {grid} grid, CPU backend, {thr} threads, per unmasked point "
              f"({f18['unmasked']} of {f18['trajectories']}) | {spread(rate(f18['backend'], 'unmasked_points'))} "
              f"| trajectories/s | | | |")

@@ -78,6 +78,12 @@ TEST_F(CliTest, BenchQuickWritesJsonWithPositiveRates) {
                           "roll3_stadium_rim_map"})
     expect_positive_rate(j["side_by_side_1_thread"][run], "steps", run);
   EXPECT_GT(b["roll3_stadium_rim_map"]["status_counts"]["exited"].get<std::uint64_t>(), 0u);
+  // the tangent dynamics' cost: the Lyapunov run's impacts/s over the plain run of the same scan
+  expect_positive_rate(b["cylinder_stadium_lyapunov"]["backend"], "impacts", "cylinder_stadium_lyapunov");
+  EXPECT_EQ(b["cylinder_stadium_lyapunov"]["over_baseline"]["baseline"], "cylinder_stadium");
+  for (const char* where : {"all_threads", "1_thread_side_by_side"})
+    EXPECT_GT(b["cylinder_stadium_lyapunov"]["over_baseline"][where]["impacts"].get<double>(), 0.0) << where;
+  EXPECT_EQ(b["cylinder_stadium_lyapunov"]["events"], b["cylinder_stadium"]["events"]);
   EXPECT_GT(b["figure18"]["steps"].get<std::uint64_t>(), b["figure18"]["unmasked"].get<std::uint64_t>());
   // the Figure-18 flop rate counts GBS steps (not exits or grid points)
   const double f18_flops = b["figure18"]["backend"]["fp64_flops"].get<double>();

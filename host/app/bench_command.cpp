@@ -44,7 +44,9 @@ const char* const kBenchHelp =
     "                       [--scaling [--max-trajectories N]]\n"
     "\n"
     "Times fixed workloads, each with 1 warm-up run and N timed runs (default 5; median and\n"
-    "min/max): no-slip disc (impacts/s), no-slip cylinder:disc with gravity (impacts/s), the\n"
+    "min/max): no-slip disc (impacts/s), no-slip cylinder:disc with gravity (impacts/s),\n"
+    "no-slip cylinder:stadium with gravity without and with the largest Lyapunov exponent (the\n"
+    "tangent dynamics' cost: its rates over the plain run's, side by side too), the\n"
     "Figure-18 map of roll4:disc-transversal (trajectories/s, integrator steps/s),\n"
     "roll4:disc with gravity (steps/s, trajectories/s) and, on the general rolling tables,\n"
     "roll4:stadium and roll4:ellipse in the same setting, roll4:stadium with half_length 0 (the\n"
@@ -162,6 +164,10 @@ std::vector<Workload> workloads(const WorkloadSizes& z) {
       {"cylinder_disc_gravity", "no-slip cylinder:disc, g = 1, impact start",
        cylinder_config(z.cyl_count, z.cyl_events), {impacts}, {}, float_kernel_config(cylinder_config(z.cyl_count, z.cyl_events)),
        {caustics[0], caustics[1], {"z_drift", &TrajectoryResult::z_drift}}, false, ""},
+      {"cylinder_stadium", "no-slip cylinder:stadium, g = 0.4, impact start",
+       cylinder_stadium_config(z.cyl_count, z.cyl_events, false), {impacts}, {}, nullptr, {}, false, ""},
+      {"cylinder_stadium_lyapunov", "the same with the largest Lyapunov exponent (tangent dynamics)",
+       cylinder_stadium_config(z.cyl_count, z.cyl_events, true), {impacts}, {}, nullptr, {}, false, "cylinder_stadium"},
       {"figure18", "roll4:disc-transversal Figure-18 map, rtol = atol = 1e-11", figure18_grid_config(z.fig18_n),
        map_rates, {kFigure18FlopsPerStep, &EnsembleTotals::steps},
        float_kernel_config(figure18_grid_config(z.fig18_n, kFloatDefaultTolerance)),

@@ -46,6 +46,21 @@ json cylinder_config(std::uint64_t count, std::uint64_t events) {
           {"stop", {{"max_events", events}}}};
 }
 
+json cylinder_stadium_config(std::uint64_t count, std::uint64_t events, bool lyapunov) {
+  json j = {{"system", "cylinder:stadium"},
+            {"parameters", {{"half_length", 1.0}, {"R", 1.0}, {"gamma", kGammaSolidBall}, {"g", 0.4}}},
+            {"initial", {{"start", "impact"}, {"boundary_s", 0.1}, {"speed", 1.0}, {"vz", 0.3}}},
+            {"scan",
+             {{"type", "random"},
+              {"count", count},
+              {"seed", 3},
+              {"axes", {{{"param", "angle"}, {"min", -1.4}, {"max", 1.4}}, {{"param", "slip"}, {"min", -0.2}, {"max", 0.2}}}}}},
+            {"stop", {{"max_events", events}}}};
+  if (lyapunov) j["observables"] = {"events", "lyapunov"};
+  else j["observables"] = {"events"};
+  return j;
+}
+
 json figure18_base(double rtol, double atol) {
   return {{"system", "roll4:disc-transversal"},
           {"parameters", {{"R", 1.0}, {"r", 1.0}, {"eta", 0.5}}},

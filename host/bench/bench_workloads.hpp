@@ -26,6 +26,10 @@ nlohmann::json disc_config(std::uint64_t count, std::uint64_t events);
 nlohmann::json disc_impulse_config(std::uint64_t count, std::uint64_t events);
 // No-slip cylinder:disc, g = 1, impact start, random angle in [0.8, 1.5], slip in [-0.2, 0.2].
 nlohmann::json cylinder_config(std::uint64_t count, std::uint64_t events);
+// No-slip cylinder:stadium (half_length 1, R 1), g = 0.4, impact start at boundary_s 0.1 with
+// vz 0.3, random angle in [-1.4, 1.4], slip in [-0.2, 0.2]; observables `events` and, with
+// lyapunov, the largest Lyapunov exponent (the tangent dynamics' cost against the plain run).
+nlohmann::json cylinder_stadium_config(std::uint64_t count, std::uint64_t events, bool lyapunov);
 // roll4:disc-transversal (Figure 18): R = r = 1, eta = 0.5, t_max 200; no start or scan.
 nlohmann::json figure18_base(double rtol, double atol);
 // The Figure-18 map: n x n grid over (v2, S12) in [-1, 1]^2, rtol = atol = tol.

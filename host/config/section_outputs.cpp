@@ -15,7 +15,7 @@ using nlohmann::json;
 namespace {
 // The observables of the tangent dynamics.
 bool is_lyapunov(const std::string& name) {
-  const std::vector<std::string> group = observable_names(kObsLyapunov);
+  const std::vector<std::string> group = observable_names(kObsLyapunov | kObsLyapunovSpectrum);
   return std::find(group.begin(), group.end(), name) != group.end();
 }
 }  // namespace

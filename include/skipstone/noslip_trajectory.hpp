@@ -32,12 +32,13 @@ struct NoSlipRunOptions {
   bool caustics;               // disc cross-section: accumulate rho_even / rho_odd
   bool annulus;                // sphere: annulus axis and width
   double annulus_gamma_R;      // gamma * R, for the sphere invariant K = x ^ u - gamma R w
-  int tangent_vectors;         // Lyapunov tangent vectors followed (stepper with a LyapunovFrame2D)
+  int tangent_vectors;         // Lyapunov tangent vectors followed (stepper with a LyapunovFrame)
   bool impulse_ratios;         // accumulate the impacts' impulse ratios (impulse_ratio_max, _mean)
 };
 
 // The tangent dynamics a stepper carries: none (every run that asks for no Lyapunov exponent:
-// its code is not instantiated), or a tangent/lyapunov_frame.hpp frame (2D tables).
+// its code is not instantiated), or a tangent/lyapunov_frame.hpp frame (LyapunovFrame2D on the
+// 2D tables, LyapunovFrame3D in the sphere and the cylinders).
 struct NoTangent {};
 
 // Dimension-dependent pieces, overloaded on the state type.
@@ -160,7 +161,7 @@ SKIPSTONE_HD SKIPSTONE_INLINE scalar_of<V> impulse_ratio(V u_before, V u_after, 
 // One trajectory as a resumable stepper: step() processes one collision and the flight after
 // it. Gravity is a compile-time choice: without it a flight is x + t u, with no acceleration
 // terms on the impact-to-impact dependency chain. So is the tangent dynamics (Tangent:
-// NoTangent or LyapunovFrame2D), which follows the flights and impacts where a run asks for
+// NoTangent or a LyapunovFrame), which follows the flights and impacts where a run asks for
 // Lyapunov exponents.
 template <class Table, class V, class S, bool kGravity, class Tangent = NoTangent>
 struct NoSlipStepper {

@@ -37,14 +37,15 @@ enum ObservableGroup : std::uint32_t {
   kObsCaustic = 1u << 2,  // rho_even, rho_odd, caustic_gap: chords of a round cross-section
   kObsAnnulus = 1u << 3,  // annulus_axis, annulus_width: the sphere
   kObsExit = 1u << 4,     // exit_time, exit_arc, exit_side: one rim passage (Figure 18)
-  kObsLyapunov = 1u << 5,  // lyapunov, lyapunov_per_event, lyapunov_spectrum: the 2D no-slip tables
+  kObsLyapunov = 1u << 5,  // lyapunov, lyapunov_per_event: the no-slip models
   kObsState = 1u << 6,     // final_state: systems whose last event is the final state (final_state.hpp)
   kObsImpulse = 1u << 7,   // impulse_ratio_max, impulse_ratio_mean: the friction a no-slip impact needs
+  kObsLyapunovSpectrum = 1u << 8,  // lyapunov_spectrum: the 2D no-slip tables
 };
 // Groups a run computes only when its config names them: the tangent dynamics of the Lyapunov
 // exponents cost more than the trajectory, the final state takes the collecting CPU path, and
 // the impulse ratios are off the SIMD lanes.
-constexpr std::uint32_t kObsOptIn = kObsLyapunov | kObsState | kObsImpulse;
+constexpr std::uint32_t kObsOptIn = kObsLyapunov | kObsLyapunovSpectrum | kObsState | kObsImpulse;
 
 // The bit of a start kind in SystemTraits::starts.
 constexpr std::uint32_t start_bit(StartKind k) { return 1u << static_cast<std::uint32_t>(k); }
@@ -73,7 +74,8 @@ constexpr std::uint32_t interior = start_bit(StartKind::interior);
 constexpr std::uint32_t state_file = start_bit(StartKind::state);
 constexpr SystemTraits noslip(const char* name, ModelKind m, TableKind t, bool round_wall = false) {
   const bool sinai = t == TableKind::sinai;  // a flight in a scatterer-free corridor never ends
-  const std::uint32_t obs = (round_wall ? impact_obs | kObsCaustic : impact_obs) | (m == plane ? kObsLyapunov : 0u);
+  const std::uint32_t lyapunov = m == plane ? kObsLyapunov | kObsLyapunovSpectrum : kObsLyapunov;
+  const std::uint32_t obs = (round_wall ? impact_obs | kObsCaustic : impact_obs) | lyapunov;
   return {name, m, t, m == plane ? 2 : 3, wall_starts | state_file, obs | kObsState,
           round_wall, round_wall ? Lanes::round_wall : Lanes::none, sinai,
           !sinai || m == cylinder,  // in-plane gravity on a torus has no floor
@@ -104,7 +106,8 @@ inline constexpr SystemTraits kSystems[] = {
     traits_detail::noslip("ellipse", traits_detail::plane, TableKind::ellipse),
     traits_detail::noslip("sinai", traits_detail::plane, TableKind::sinai),
     {"sphere", ModelKind::noslip_sphere, TableKind::none, 3, traits_detail::interior | traits_detail::state_file,
-     traits_detail::impact_obs | kObsAnnulus | kObsState, false, Lanes::none, false, true, Sampling::closed_form},
+     traits_detail::impact_obs | kObsAnnulus | kObsLyapunov | kObsState, false, Lanes::none, false, true,
+     Sampling::closed_form},
     traits_detail::noslip("cylinder:disc", traits_detail::cylinder, TableKind::disc, true),
     traits_detail::noslip("cylinder:strip", traits_detail::cylinder, TableKind::strip),
     traits_detail::noslip("cylinder:stadium", traits_detail::cylinder, TableKind::stadium),
