@@ -26,6 +26,8 @@ struct BoundaryCollect {
   std::uint64_t max_events = 0;          // impacts recorded per trajectory (its first ones)
   std::vector<double> rows;              // out: max_events rows of kBoundaryEventFields per recorded trajectory
   std::vector<std::uint64_t> impacts;    // out: every impact of each recorded trajectory
+  bool free_time = false;                // the mean_free_time observable: into TrajectoryResult
+  const BoundaryMapSpec* cells = nullptr;  // the coverage observable's cells (null: not asked)
 };
 
 namespace cpu {

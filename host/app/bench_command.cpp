@@ -157,6 +157,8 @@ std::vector<Workload> workloads(const WorkloadSizes& z) {
       {"disc", "no-slip disc, gamma = sqrt(2/3), boundary start", disc_config(z.disc_count, z.disc_events),
        {impacts}, {kDiscFlopsPerImpact, &EnsembleTotals::events}, float_kernel_config(disc_config(z.disc_count, z.disc_events)),
        caustics, true, ""},
+      {"disc_holes", "no-slip disc with one hole in the wall (stop.holes), same setting",
+       disc_holes_config(z.disc_count, z.disc_events), {impacts}, {}, nullptr, {}, false, "disc"},
       {"cylinder_disc_gravity", "no-slip cylinder:disc, g = 1, impact start",
        cylinder_config(z.cyl_count, z.cyl_events), {impacts}, {}, float_kernel_config(cylinder_config(z.cyl_count, z.cyl_events)),
        {caustics[0], caustics[1], {"z_drift", &TrajectoryResult::z_drift}}, false, ""},

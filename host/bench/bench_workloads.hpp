@@ -22,6 +22,9 @@ WorkloadSizes workload_sizes(bool gpu, bool quick);
 
 // No-slip disc, gamma = sqrt(2/3), boundary start, random angle in [-1.4, 1.4], spin in [-1, 1].
 nlohmann::json disc_config(std::uint64_t count, std::uint64_t events);
+// The same with one hole in the wall, boundary_s in [0.5, 0.501) (stop.holes): trajectories leave
+// after about a thousand impacts; the scan runs one trajectory per iteration, not in lanes.
+nlohmann::json disc_holes_config(std::uint64_t count, std::uint64_t events);
 // No-slip cylinder:disc, g = 1, impact start, random angle in [0.8, 1.5], slip in [-0.2, 0.2].
 nlohmann::json cylinder_config(std::uint64_t count, std::uint64_t events);
 // roll4:disc-transversal (Figure 18): R = r = 1, eta = 0.5, t_max 200; no start or scan.

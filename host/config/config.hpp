@@ -33,6 +33,7 @@ struct RunConfig {
   std::vector<std::string> observables;
   std::map<std::string, HistogramSpec> histograms;  // declared bins, by observable
   BoundaryOutputs boundary;        // config section "outputs"
+  std::vector<double> survival_times;  // outputs.survival: the grid of P(t), ascending (empty: none)
   std::uint64_t chunk_size;        // 0: chosen from free memory
   std::string moment_name;         // "gamma", "eta" or "beta"
   nlohmann::json resolved;         // the config with every default spelled out

@@ -15,6 +15,7 @@
 #include "skipstone/boundary_map.hpp"
 #include "skipstone/collision.hpp"
 #include "skipstone/height_stats.hpp"
+#include "skipstone/holes.hpp"
 #include "skipstone/result.hpp"
 #include "skipstone/tables/hit.hpp"
 #include "skipstone/tangent/lyapunov_frame.hpp"
@@ -33,6 +34,7 @@ struct NoSlipRunOptions {
   bool annulus;                // sphere: annulus axis and width
   double annulus_gamma_R;      // gamma * R, for the sphere invariant K = x ^ u - gamma R w
   int tangent_vectors;         // Lyapunov tangent vectors followed (stepper with a LyapunovFrame2D)
+  const HoleSet* holes;        // holes in the wall of a 2D table (null: none; the SIMD lanes take none)
 };
 
 // The tangent dynamics a stepper carries: none (every run that asks for no Lyapunov exponent:
@@ -229,7 +231,15 @@ struct NoSlipStepper {
       return finish(Status::corner);
     }
     land(hit);
+    if (opt.holes && hole_here() >= 0) return finish(Status::through_hole);
     return true;
+  }
+
+  // The hole of opt.holes at the wall point where the flight ended, or -1 (the 2D tables: the
+  // 3D walls have no boundary parameter here).
+  SKIPSTONE_HD int hole_here() const {
+    if constexpr (std::is_same_v<S, State2DT<T>>) return hole_at(*opt.holes, wall_parameter(table, x, last));
+    return -1;
   }
 
   // The pieces of step(). The CPU backend's SIMD lanes (kernels/noslip_lanes.hpp) run them too,
@@ -358,6 +368,10 @@ struct NoSlipStepper {
       res.annulus_width = ob.lat_max - ob.lat_min;
     }
     if constexpr (kTangent) tangent.write(res, t, events);
+    if (status == Status::through_hole) {
+      res.escape_time = t;
+      res.hole = hole_here();
+    }
     return res;
   }
 };

@@ -16,8 +16,9 @@ namespace skipstone {
 enum class ObservableId : std::int32_t {
   status, events, t_end, energy_error, z_min, z_max, z_final, z_drift, bounded, rho_even, rho_odd, caustic_gap,
   annulus_axis, annulus_width, exit_time, exit_arc, exit_side, lyapunov, lyapunov_per_event, lyapunov_spectrum,
+  escape_time, hole, mean_free_time, coverage,
 };
-constexpr int kObservableCount = static_cast<int>(ObservableId::lyapunov_spectrum) + 1;
+constexpr int kObservableCount = static_cast<int>(ObservableId::coverage) + 1;
 
 // Value k (0 for a scalar) that observable `id` stores for trajectory result r.
 SKIPSTONE_HD SKIPSTONE_INLINE double observable_value(ObservableId id, const TrajectoryResult& r, int k) {
@@ -44,6 +45,10 @@ SKIPSTONE_HD SKIPSTONE_INLINE double observable_value(ObservableId id, const Tra
     case ObservableId::lyapunov: return ok ? r.lyapunov : nan;
     case ObservableId::lyapunov_per_event: return ok ? r.lyapunov_per_event : nan;
     case ObservableId::lyapunov_spectrum: return ok ? r.lyapunov_spectrum[k] : nan;
+    case ObservableId::escape_time: return ok ? r.escape_time : nan;
+    case ObservableId::hole: return ok ? static_cast<double>(r.hole) : nan;
+    case ObservableId::mean_free_time: return ok ? r.mean_free_time : nan;
+    case ObservableId::coverage: return ok ? r.coverage : nan;
   }
   return nan;
 }

@@ -38,10 +38,12 @@ enum ObservableGroup : std::uint32_t {
   kObsAnnulus = 1u << 3,  // annulus_axis, annulus_width: the sphere
   kObsExit = 1u << 4,     // exit_time, exit_arc, exit_side: one rim passage (Figure 18)
   kObsLyapunov = 1u << 5,  // lyapunov, lyapunov_per_event, lyapunov_spectrum: the 2D no-slip tables
+  kObsEscape = 1u << 6,    // escape_time, hole, mean_free_time, coverage: the 2D no-slip tables
 };
 // Groups a run computes only when its config names them: the tangent dynamics of the Lyapunov
-// exponents cost more than the trajectory.
-constexpr std::uint32_t kObsOptIn = kObsLyapunov;
+// exponents cost more than the trajectory; the escape group needs stop.holes or outputs.coverage,
+// and mean_free_time and coverage run on the CPU backend's one-trajectory path.
+constexpr std::uint32_t kObsOptIn = kObsLyapunov | kObsEscape;
 
 // The bit of a start kind in SystemTraits::starts.
 constexpr std::uint32_t start_bit(StartKind k) { return 1u << static_cast<std::uint32_t>(k); }
@@ -68,7 +70,7 @@ constexpr std::uint32_t noslip_obs = kObsCore | kObsHeight;
 constexpr std::uint32_t interior = start_bit(StartKind::interior);
 constexpr SystemTraits noslip(const char* name, ModelKind m, TableKind t, bool round_wall = false) {
   const bool sinai = t == TableKind::sinai;  // a flight in a scatterer-free corridor never ends
-  const std::uint32_t obs = (round_wall ? noslip_obs | kObsCaustic : noslip_obs) | (m == plane ? kObsLyapunov : 0u);
+  const std::uint32_t obs = (round_wall ? noslip_obs | kObsCaustic : noslip_obs) | (m == plane ? kObsLyapunov | kObsEscape : 0u);
   return {name, m, t, m == plane ? 2 : 3, wall_starts, obs,
           round_wall, round_wall ? Lanes::round_wall : Lanes::none, sinai,
           !sinai || m == cylinder,  // in-plane gravity on a torus has no floor
