@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
@@ -106,6 +107,19 @@ TEST_F(EscapeTest, SpecularDiscEscapesAtTheBounceThatTheFixedStepPredicts) {
   }
   EXPECT_GT(escaped, 2);
   EXPECT_GT(survived, 0);  // angle 0: the diameter, s0 and s0 + 1/2 only
+  // the trace of an escaping trajectory ends at the escape point, on the wall, at escape_time
+  const int i = status[0] == 8 ? 0 : kAngles - 1;
+  ASSERT_EQ(status[i], 8);
+  const fs::path csv = dir_ / "trace.csv";
+  const CliResult t = skipstone("trace " + shell_quote(cfg.string()) + " --index " + std::to_string(i) + " --out " +
+                                shell_quote(csv.string()));
+  ASSERT_EQ(t.rc, 0) << describe(t);
+  const std::string text = read_text(csv);
+  const std::string last = text.substr(text.rfind('\n', text.size() - 2) + 1);
+  double event = 0, time = 0, x = 0, y = 0;
+  ASSERT_EQ(std::sscanf(last.c_str(), "%lf,%lf,%lf,%lf", &event, &time, &x, &y), 4) << last;
+  EXPECT_EQ(time, te[i]);
+  EXPECT_NEAR(std::hypot(x, y), 1.0, kEscapeTime);
   // an escape is not a failure: the run's summary counts it apart and averages its observables
   const json meta = read_json(dir_ / "out" / "meta.json");
   EXPECT_EQ(meta.at("status_counts").at("through_hole"), escaped);

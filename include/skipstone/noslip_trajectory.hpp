@@ -231,7 +231,10 @@ struct NoSlipStepper {
       return finish(Status::corner);
     }
     land(hit);
-    if (opt.holes && hole_here() >= 0) return finish(Status::through_hole);
+    if (opt.holes && hole_here() >= 0) {
+      sink.on_event(t, x, st, V{});  // the escape point, no collision (nu = 0, as at t_max)
+      return finish(Status::through_hole);
+    }
     return true;
   }
 

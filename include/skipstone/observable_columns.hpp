@@ -46,7 +46,7 @@ SKIPSTONE_HD SKIPSTONE_INLINE double observable_value(ObservableId id, const Tra
     case ObservableId::lyapunov_per_event: return ok ? r.lyapunov_per_event : nan;
     case ObservableId::lyapunov_spectrum: return ok ? r.lyapunov_spectrum[k] : nan;
     case ObservableId::escape_time: return ok ? r.escape_time : nan;
-    case ObservableId::hole: return ok ? static_cast<double>(r.hole) : nan;
+    case ObservableId::hole: return ok ? r.hole : nan;
     case ObservableId::mean_free_time: return ok ? r.mean_free_time : nan;
     case ObservableId::coverage: return ok ? r.coverage : nan;
   }

@@ -29,7 +29,7 @@ struct TrajectoryResult {
   double lyapunov, lyapunov_per_event;  // largest finite-time exponent per unit time, per impact
   double lyapunov_spectrum[kLyapunovSpectrumLength];
   double escape_time;  // when the trajectory left through a hole (stop.holes), NaN if it did not
-  std::int32_t hole;   // which hole it left through, -1 none
+  double hole;         // the index in stop.holes of the hole it left through, -1 none
   double mean_free_time;  // (t of the last impact - t of the first) / (impacts - 1), NaN below 2 impacts
   double coverage;        // fraction of the cells of outputs.coverage its impacts visited
 };
@@ -51,7 +51,7 @@ SKIPSTONE_HD SKIPSTONE_INLINE TrajectoryResult empty_result() {
   r.lyapunov = r.lyapunov_per_event = nan;
   for (double& l : r.lyapunov_spectrum) l = nan;
   r.escape_time = nan;
-  r.hole = -1;
+  r.hole = -1.0;
   r.mean_free_time = r.coverage = nan;
   return r;
 }
