@@ -29,6 +29,8 @@ struct BoundaryCollect {
   std::vector<std::uint64_t> impacts;    // out: every impact of each recorded trajectory
   int state_columns = 0;                 // in: values of a final state (final_state.hpp); 0: none kept
   std::vector<double> final_states;      // out: state_columns per trajectory, NaN where it had no event
+  bool free_time = false;                // the mean_free_time observable: into TrajectoryResult
+  const BoundaryMapSpec* cells = nullptr;  // the coverage observable's cells (null: not asked)
 };
 
 namespace cpu {

@@ -3,8 +3,8 @@
 // in a round wall (disc; cylinder:disc) and the rim passages of roll4:disc, its Figure-18 system
 // and the rolling tables roll3:<table>, roll4:<table> - run their trajectories in lanes, one
 // block of trajectories per iteration (noslip_lane_block.hpp, rim_lane_block.hpp,
-// table_roll_lanes.hpp); every other system, and every scan that asks for Lyapunov exponents,
-// one trajectory per iteration (ensemble.inl).
+// table_roll_lanes.hpp); every other system, and every scan that asks for Lyapunov exponents or
+// has holes in the wall, one trajectory per iteration (ensemble.inl).
 #include <omp.h>
 
 #include <algorithm>
@@ -137,14 +137,17 @@ struct CollectSink : BoundarySink {
 };
 
 // The chunk's trajectories of variant V one per iteration, each with a CollectSink: a map of
-// counts per thread, summed at the end (integer counts: the sum is the same in any order), and
-// the recorded trajectories' rows in their own slots.
+// counts per thread, summed at the end (integer counts: the sum is the same in any order), the
+// recorded trajectories' rows in their own slots, the final states, and the coverage cells'
+// stamps per thread (trajectory i stamps i + 1).
 template <class V>
 void run_collecting(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
                     BoundaryCollect& c, DoneCounter* done) {
   const std::uint64_t slots = c.map ? boundary_bin_count(*c.map) + 1 : 0;
   const int threads = omp_get_max_threads();
   std::vector<std::uint64_t> counts(slots * static_cast<std::uint64_t>(threads), 0);
+  const std::uint64_t cells = c.cells ? boundary_bin_count(*c.cells) : 0;
+  std::vector<std::uint64_t> stamps(cells * static_cast<std::uint64_t>(threads), 0);
   const std::uint64_t row_size = c.max_events * kBoundaryEventFields;
   c.rows.assign(c.recorded.size() * row_size, 0.0);
   c.impacts.assign(c.recorded.size(), 0);
@@ -159,6 +162,11 @@ void run_collecting(const ScanSpec& spec, std::uint64_t first, std::uint64_t cou
       sink.map = c.map;
       sink.counts = counts.data() + slots * static_cast<std::uint64_t>(omp_get_thread_num());
     }
+    if (c.cells) {
+      sink.cells = c.cells;
+      sink.stamps = stamps.data() + cells * static_cast<std::uint64_t>(omp_get_thread_num());
+      sink.stamp = i + 1;
+    }
     const auto at = std::lower_bound(c.recorded.begin(), c.recorded.end(), i);
     const bool record = at != c.recorded.end() && *at == i;
     const std::uint64_t slot = static_cast<std::uint64_t>(at - c.recorded.begin());
@@ -167,6 +175,8 @@ void run_collecting(const ScanSpec& spec, std::uint64_t first, std::uint64_t cou
       sink.capacity = c.max_events;
     }
     out[i] = simulate_variant<V>(spec, first + i, sink);
+    if (c.free_time) out[i].mean_free_time = sink.mean_free_time();
+    if (c.cells) out[i].coverage = sink.coverage();
     if (record) c.impacts[slot] = sink.impacts;
     count_done(done, 1);
   }
@@ -185,9 +195,10 @@ void run_chunk_collecting(const ScanSpec& spec, std::uint64_t first, std::uint64
 void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
                DoneCounter* done) {
   const SystemTraits* system = find_system(spec.model, spec.table);
-  // the lanes carry no tangent vectors and no impulse ratios: a scan that asks for Lyapunov
-  // exponents or impulse ratios runs one trajectory per iteration
-  const bool off_lanes = spec.lyapunov_vectors > 0 || spec.impulse_ratios;
+  // the lanes carry no tangent vectors, no impulse ratios and do not test for holes: a scan that
+  // asks for Lyapunov exponents or impulse ratios or has holes in the wall runs one trajectory
+  // per iteration
+  const bool off_lanes = spec.lyapunov_vectors > 0 || spec.impulse_ratios || spec.holes.n > 0;
   const Lanes lanes = system && !off_lanes ? system->lanes : Lanes::none;
   const bool in_float = spec.precision == Precision::float32;
   if (lanes == Lanes::rim && spec.model == ModelKind::roll3_table)

@@ -161,6 +161,8 @@ std::vector<Workload> workloads(const WorkloadSizes& z) {
        caustics, true, ""},
       {"disc_impulse_ratios", "no-slip disc as above, with impulse_ratio_max and impulse_ratio_mean (off the SIMD lanes)",
        disc_impulse_config(z.disc_count, z.disc_events), {impacts}, {}, nullptr, {}, false, "disc"},
+      {"disc_holes", "no-slip disc with one hole in the wall (stop.holes), same setting",
+       disc_holes_config(z.disc_count, z.disc_events), {impacts}, {}, nullptr, {}, false, "disc"},
       {"cylinder_disc_gravity", "no-slip cylinder:disc, g = 1, impact start",
        cylinder_config(z.cyl_count, z.cyl_events), {impacts}, {}, float_kernel_config(cylinder_config(z.cyl_count, z.cyl_events)),
        {caustics[0], caustics[1], {"z_drift", &TrajectoryResult::z_drift}}, false, ""},

@@ -34,6 +34,12 @@ json disc_impulse_config(std::uint64_t count, std::uint64_t events) {
   return j;
 }
 
+json disc_holes_config(std::uint64_t count, std::uint64_t events) {
+  json j = disc_config(count, events);
+  j["stop"]["holes"] = {{0.5, 0.501}};
+  return j;
+}
+
 json cylinder_config(std::uint64_t count, std::uint64_t events) {
   return {{"system", "cylinder:disc"},
           {"parameters", {{"R", 1.0}, {"gamma", kGammaSolidBall}, {"g", 1.0}}},

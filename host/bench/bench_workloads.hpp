@@ -24,6 +24,9 @@ WorkloadSizes workload_sizes(bool gpu, bool quick);
 nlohmann::json disc_config(std::uint64_t count, std::uint64_t events);
 // The disc workload asking for the impulse ratios of its impacts (one trajectory per iteration).
 nlohmann::json disc_impulse_config(std::uint64_t count, std::uint64_t events);
+// The same with one hole in the wall, boundary_s in [0.5, 0.501) (stop.holes): trajectories leave
+// after about a thousand impacts; the scan runs one trajectory per iteration, not in lanes.
+nlohmann::json disc_holes_config(std::uint64_t count, std::uint64_t events);
 // No-slip cylinder:disc, g = 1, impact start, random angle in [0.8, 1.5], slip in [-0.2, 0.2].
 nlohmann::json cylinder_config(std::uint64_t count, std::uint64_t events);
 // No-slip cylinder:stadium (half_length 1, R 1), g = 0.4, impact start at boundary_s 0.1 with

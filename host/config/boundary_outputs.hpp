@@ -1,6 +1,7 @@
 // The boundary-map outputs of a run (config section "outputs", docs/config.md "Outputs"): a
-// histogram of the Birkhoff coordinates of every impact of the scan (boundary_map) and the
-// impacts of chosen trajectories (boundary_events), for the 2D no-slip tables.
+// histogram of the Birkhoff coordinates of every impact of the scan (boundary_map), the
+// impacts of chosen trajectories (boundary_events), and the observables computed from the
+// impacts (mean_free_time, coverage), for the 2D no-slip tables.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -16,8 +17,8 @@ constexpr std::uint64_t kDefaultBoundaryEvents = 1000;
 constexpr std::uint64_t kMaxBoundaryEventBytes = std::uint64_t(4) << 30;
 
 constexpr const char* kBoundaryCpuOnly =
-    "outputs.boundary_map and outputs.boundary_events are computed on the CPU backend only (for now); "
-    "allowed: --backend cpu or auto";
+    "outputs.boundary_map, outputs.boundary_events and the observables mean_free_time and coverage are computed "
+    "on the CPU backend only (for now); allowed: --backend cpu or auto";
 
 struct BoundaryOutputs {
   bool map = false;
@@ -27,7 +28,13 @@ struct BoundaryOutputs {
   std::uint64_t every = 0;             // record trajectories i with i % every == 0 (0: use indices)
   std::vector<std::uint64_t> indices;  // or these, ascending
   std::uint64_t max_events = kDefaultBoundaryEvents;
-  bool any() const { return map || events; }
+  // Per-trajectory observables of the impacts: mean_free_time, and coverage of the cells of
+  // outputs.coverage (the grid of a map in (s, p)).
+  bool free_time = false;
+  bool coverage = false;
+  BoundaryMapSpec cells{};
+  // Whether a run follows the impacts (the CPU backend's one-trajectory path).
+  bool any() const { return map || events || free_time || coverage; }
 };
 
 // The offsets from `first` of the trajectories of [first, end) whose impacts are recorded, ascending.

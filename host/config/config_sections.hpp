@@ -56,5 +56,10 @@ void read_observables(JsonReader& top, RunConfig& rc);
 void read_histograms(JsonReader& top, RunConfig& rc);
 // outputs (section_outputs_boundary.cpp): boundary_map and boundary_events, after the scan is resolved
 void read_outputs(JsonReader outputs, RunConfig& rc);
+// outputs.survival and outputs.coverage (section_outputs_escape.cpp), read by read_outputs, and
+// the requirements of the escape observables, checked once the outputs are read
+void read_survival(JsonReader survival, RunConfig& rc);
+void read_coverage(JsonReader coverage, RunConfig& rc);
+void check_escape_observables(RunConfig& rc);
 
 }  // namespace skipstone

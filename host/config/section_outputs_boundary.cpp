@@ -101,7 +101,7 @@ void read_boundary_events(JsonReader e, RunConfig& rc) {
 }  // namespace
 
 void read_outputs(JsonReader outputs, RunConfig& rc) {
-  outputs.only({"boundary_map", "boundary_events"});
+  outputs.only({"boundary_map", "boundary_events", "survival", "coverage"});
   const bool any = outputs.has("boundary_map") || outputs.has("boundary_events");
   const ModelKind m = rc.spec.model;
   const bool rolling_table = m == ModelKind::roll_disc || m == ModelKind::roll3_table || m == ModelKind::roll4_table;
@@ -111,7 +111,10 @@ void read_outputs(JsonReader outputs, RunConfig& rc) {
                       "roll4:<table>) only, not for system " + rc.system.name);
   if (outputs.has("boundary_map")) read_boundary_map(outputs.object("boundary_map"), rc);
   if (outputs.has("boundary_events")) read_boundary_events(outputs.object("boundary_events"), rc);
+  if (outputs.has("survival")) read_survival(outputs.object("survival"), rc);
+  if (outputs.has("coverage")) read_coverage(outputs.object("coverage"), rc);
   outputs.finish();
+  check_escape_observables(rc);
 }
 
 }  // namespace skipstone

@@ -46,6 +46,7 @@ std::vector<std::string> observable_names(std::uint32_t groups) {
       {kObsExit, {"exit_time", "exit_arc", "exit_side"}},
       {kObsLyapunov, {"lyapunov", "lyapunov_per_event"}},
       {kObsLyapunovSpectrum, {"lyapunov_spectrum"}},
+      {kObsEscape, {"escape_time", "hole", "mean_free_time", "coverage"}},
       {kObsState, {"final_state"}},
       {kObsImpulse, {"impulse_ratio_max", "impulse_ratio_mean"}}};
   std::vector<std::string> names;

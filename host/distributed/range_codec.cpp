@@ -96,6 +96,7 @@ std::vector<char> encode_range(const RangeResult& r) {
   w.put_array(r.boundary_counts);
   w.put_array(r.boundary_events);
   w.put(r.boundary_events_dropped);
+  w.put_array(r.survival_counts);
   return w.take();
 }
 
@@ -118,6 +119,7 @@ RangeResult decode_range(const std::vector<char>& bytes) {
   r.boundary_counts = in.get_array<std::uint64_t>();
   r.boundary_events = in.get_array<double>();
   r.boundary_events_dropped = in.get<std::uint64_t>();
+  r.survival_counts = in.get_array<std::uint64_t>();
   if (!in.at_end()) throw std::runtime_error("decode_range: trailing bytes after the range result");
   return r;
 }

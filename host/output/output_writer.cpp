@@ -95,6 +95,33 @@ void write_boundary_map(const std::filesystem::path& dir, const RunConfig& rc, c
   io::write_heatmap_png(dir / "boundary_map.png", img, ns, np, hs);
 }
 
+// survival.npy (uint64: the trajectories inside at each grid time) and survival_times.npy (the
+// grid), for outputs.survival.
+void write_survival(const std::filesystem::path& dir, const RunConfig& rc, const std::vector<std::uint64_t>& counts) {
+  io::write_npy(dir / "survival.npy", counts, {counts.size()});
+  io::write_npy(dir / "survival_times.npy", rc.survival_times, {rc.survival_times.size()});
+}
+
+// The holes, how many trajectories left through them, and (with the observable escape_time) their
+// mean escape time; with outputs.survival, its files.
+json escape_json(const RunConfig& rc, const ScanResult& res) {
+  json holes = json::array();
+  for (int k = 0; k < rc.spec.holes.n; ++k) holes.push_back({rc.spec.holes.lo[k], rc.spec.holes.hi[k]});
+  std::uint64_t ok = 0;
+  for (int s = 0; s < kStatusCount; ++s)
+    if (status_is_ok(static_cast<Status>(s))) ok += res.status_counts[s];
+  const std::uint64_t escaped = res.status_counts[static_cast<int>(Status::through_hole)];
+  json e = {{"holes", holes},
+            {"trajectories", ok},
+            {"escaped", escaped},
+            {"escaped_fraction", ok > 0 ? json(static_cast<double>(escaped) / static_cast<double>(ok)) : json(nullptr)}};
+  const auto t = res.stats.find("escape_time");
+  if (t != res.stats.end()) e["mean_escape_time"] = t->second.count > 0 ? json(t->second.mean) : json(nullptr);
+  if (!rc.survival_times.empty())
+    e["survival"] = {{"file", "survival.npy"}, {"times_file", "survival_times.npy"}, {"points", rc.survival_times.size()}};
+  return e;
+}
+
 }  // namespace
 
 std::vector<double> axis_values(const ScanAxis& a) {
@@ -192,6 +219,7 @@ json run_metadata(const RunConfig& rc, const ScanResult& res, const BackendChoic
                                {"rows", res.boundary_events.size() / boundary_event_columns(rc)},
                                {"max_events_per_trajectory", rc.boundary.max_events},
                                {"impacts_not_recorded", res.boundary_events_dropped}};
+  if (rc.spec.holes.n > 0) meta["escape"] = escape_json(rc, res);
   return meta;
 }
 
@@ -237,6 +265,7 @@ void write_outputs(const std::filesystem::path& dir, const RunConfig& rc, const 
   if (rc.boundary.events)
     io::write_npy(dir / "boundary_events.npy", res.boundary_events,
                   {res.boundary_events.size() / boundary_event_columns(rc), boundary_event_columns(rc)});
+  if (!rc.survival_times.empty()) write_survival(dir, rc, res.survival_counts);
   io::write_text_atomically(dir / "meta.json", meta.dump(2) + "\n");
 }
 

@@ -43,7 +43,7 @@ std::set<std::string> recorded_names(const json& meta) {
   if (meta.contains("partial")) names.insert("range.json");
   // the boundary outputs' files (docs/config.md, "Outputs"), whatever the config asked for
   for (const char* f : {"boundary_map.npy", "boundary_map.png", "boundary_map.counts.npy", "boundary_events.npy",
-                        "boundary_events.rows.npy"})
+                        "boundary_events.rows.npy", "survival.npy", "survival_times.npy", "survival.counts.npy"})
     names.insert(f);
   return names;
 }

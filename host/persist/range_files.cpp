@@ -69,6 +69,8 @@ void write_range_files(const fs::path& dir, const RunConfig& rc, const RangeResu
     io::write_npy(dir / (name + ".block_stats.npy"), table, {blocks.size(), kStatsFields});
   }
   if (rc.boundary.map) io::write_npy(dir / "boundary_map.counts.npy", r.boundary_counts, {r.boundary_counts.size()});
+  if (!rc.survival_times.empty())
+    io::write_npy(dir / "survival.counts.npy", r.survival_counts, {r.survival_counts.size()});
   const std::size_t columns = boundary_event_columns(rc);
   if (rc.boundary.events)
     io::write_npy(dir / "boundary_events.rows.npy", r.boundary_events, {r.boundary_events.size() / columns, columns});
@@ -120,6 +122,8 @@ RangeResult read_range_files(const fs::path& dir, const RunConfig& rc) {
   }
   if (rc.boundary.map)
     r.boundary_counts = read_array<std::uint64_t>(dir / "boundary_map.counts.npy", "<u8", {r.boundary_counts.size()});
+  if (!rc.survival_times.empty())
+    r.survival_counts = read_array<std::uint64_t>(dir / "survival.counts.npy", "<u8", {r.survival_counts.size()});
   if (rc.boundary.events) {
     const fs::path rows = dir / "boundary_events.rows.npy";
     io::NpyArray a;

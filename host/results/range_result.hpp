@@ -35,6 +35,9 @@ struct RangeResult {
   // the impacts beyond max_events_per_trajectory that were not recorded
   std::vector<double> boundary_events;
   std::uint64_t boundary_events_dropped = 0;
+  // outputs.survival: at each time of rc.survival_times, the trajectories with an ok status that
+  // had not left through a hole by then (escape_time NaN or > t); empty without
+  std::vector<std::uint64_t> survival_counts;
 };
 
 // Values of one trajectory of an observable: its length for vector observables (final_state:

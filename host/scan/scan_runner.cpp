@@ -91,6 +91,7 @@ ScanResult scan_result(RangeResult&& whole, std::uint64_t chunk_size, const RunC
   out.boundary_counts = std::move(whole.boundary_counts);
   out.boundary_events = std::move(whole.boundary_events);
   out.boundary_events_dropped = whole.boundary_events_dropped;
+  out.survival_counts = std::move(whole.survival_counts);
   return out;
 }
 

@@ -38,6 +38,7 @@ struct ScanResult {
   std::vector<std::uint64_t> boundary_counts;  // outputs.boundary_map (RangeResult)
   std::vector<double> boundary_events;         // outputs.boundary_events (RangeResult)
   std::uint64_t boundary_events_dropped = 0;
+  std::vector<std::uint64_t> survival_counts;  // outputs.survival (RangeResult)
 };
 
 struct ScanOptions {

@@ -34,7 +34,7 @@ namespace skipstone {
 SKIPSTONE_HD SKIPSTONE_INLINE NoSlipRunOptions noslip_options(const ScanSpec& spec, bool caustics, bool annulus,
                                                               double gamma_R) {
   return {spec.t_max, spec.max_events, spec.energy_tolerance, spec.bounded_depth, caustics, annulus, gamma_R,
-          spec.lyapunov_vectors, spec.impulse_ratios};
+          spec.lyapunov_vectors, spec.impulse_ratios, spec.holes.n > 0 ? &spec.holes : nullptr};
 }
 
 // Unit vectors of an in-plane direction relative to the wall: nu inward, tau = J nu.

@@ -15,6 +15,7 @@
 #include "skipstone/boundary_map.hpp"
 #include "skipstone/collision.hpp"
 #include "skipstone/height_stats.hpp"
+#include "skipstone/holes.hpp"
 #include "skipstone/result.hpp"
 #include "skipstone/tables/hit.hpp"
 #include "skipstone/tangent/lyapunov_frame.hpp"
@@ -34,6 +35,7 @@ struct NoSlipRunOptions {
   double annulus_gamma_R;      // gamma * R, for the sphere invariant K = x ^ u - gamma R w
   int tangent_vectors;         // Lyapunov tangent vectors followed (stepper with a LyapunovFrame)
   bool impulse_ratios;         // accumulate the impacts' impulse ratios (impulse_ratio_max, _mean)
+  const HoleSet* holes;        // holes in the wall of a 2D table (null: none; the SIMD lanes take none)
 };
 
 // The tangent dynamics a stepper carries: none (every run that asks for no Lyapunov exponent:
@@ -248,7 +250,18 @@ struct NoSlipStepper {
       return finish(Status::corner);
     }
     land(hit);
+    if (opt.holes && hole_here() >= 0) {
+      sink.on_event(t, x, st, V{});  // the escape point, no collision (nu = 0, as at t_max)
+      return finish(Status::through_hole);
+    }
     return true;
+  }
+
+  // The hole of opt.holes at the wall point where the flight ended, or -1 (the 2D tables: the
+  // 3D walls have no boundary parameter here).
+  SKIPSTONE_HD int hole_here() const {
+    if constexpr (std::is_same_v<S, State2DT<T>>) return hole_at(*opt.holes, wall_parameter(table, x, last));
+    return -1;
   }
 
   // The pieces of step(). The CPU backend's SIMD lanes (kernels/noslip_lanes.hpp) run them too,
@@ -386,6 +399,10 @@ struct NoSlipStepper {
       res.impulse_ratio_mean = ob.ratio_sum / static_cast<double>(events);
     }
     if constexpr (kTangent) tangent.write(res, t, events);
+    if (status == Status::through_hole) {
+      res.escape_time = t;
+      res.hole = hole_here();
+    }
     return res;
   }
 };

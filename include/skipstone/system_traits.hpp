@@ -41,11 +41,13 @@ enum ObservableGroup : std::uint32_t {
   kObsState = 1u << 6,     // final_state: systems whose last event is the final state (final_state.hpp)
   kObsImpulse = 1u << 7,   // impulse_ratio_max, impulse_ratio_mean: the friction a no-slip impact needs
   kObsLyapunovSpectrum = 1u << 8,  // lyapunov_spectrum: the 2D no-slip tables
+  kObsEscape = 1u << 9,    // escape_time, hole, mean_free_time, coverage: the 2D no-slip tables
 };
 // Groups a run computes only when its config names them: the tangent dynamics of the Lyapunov
-// exponents cost more than the trajectory, the final state takes the collecting CPU path, and
-// the impulse ratios are off the SIMD lanes.
-constexpr std::uint32_t kObsOptIn = kObsLyapunov | kObsLyapunovSpectrum | kObsState | kObsImpulse;
+// exponents cost more than the trajectory, the final state takes the collecting CPU path, the
+// impulse ratios are off the SIMD lanes, and the escape group needs stop.holes or
+// outputs.coverage (mean_free_time and coverage run on the CPU backend's one-trajectory path).
+constexpr std::uint32_t kObsOptIn = kObsLyapunov | kObsLyapunovSpectrum | kObsState | kObsImpulse | kObsEscape;
 
 // The bit of a start kind in SystemTraits::starts.
 constexpr std::uint32_t start_bit(StartKind k) { return 1u << static_cast<std::uint32_t>(k); }
@@ -74,7 +76,7 @@ constexpr std::uint32_t interior = start_bit(StartKind::interior);
 constexpr std::uint32_t state_file = start_bit(StartKind::state);
 constexpr SystemTraits noslip(const char* name, ModelKind m, TableKind t, bool round_wall = false) {
   const bool sinai = t == TableKind::sinai;  // a flight in a scatterer-free corridor never ends
-  const std::uint32_t lyapunov = m == plane ? kObsLyapunov | kObsLyapunovSpectrum : kObsLyapunov;
+  const std::uint32_t lyapunov = m == plane ? kObsLyapunov | kObsLyapunovSpectrum | kObsEscape : kObsLyapunov;
   const std::uint32_t obs = (round_wall ? impact_obs | kObsCaustic : impact_obs) | lyapunov;
   return {name, m, t, m == plane ? 2 : 3, wall_starts | state_file, obs | kObsState,
           round_wall, round_wall ? Lanes::round_wall : Lanes::none, sinai,
