@@ -25,7 +25,7 @@ NoSlipStart<Vec2, State2D> interior_start(const double z[kPhaseDim2D]) {
 
 // A run to t_max; one Lyapunov vector where the stepper has a LyapunovFrame2D.
 NoSlipRunOptions horizon(double t_max) {
-  return {t_max, UINT64_MAX, 1e-9, 1.0, false, false, 0.0, 1, nullptr};
+  return {t_max, UINT64_MAX, 1e-9, 1.0, false, false, 0.0, 1, false, nullptr};
 }
 
 // The stepper of (table, gamma, g) run from z to t_max.

@@ -9,6 +9,7 @@
 //     sphere of radius R (nu = -x / R) turns it equally in every direction: K = -(1/R) on the
 //     tangent plane.
 #pragma once
+#include "skipstone/tables/boundary.hpp"
 #include "skipstone/tables/cylinder.hpp"
 #include "skipstone/tables/sphere.hpp"
 #include "skipstone/vec.hpp"
