@@ -230,7 +230,7 @@ std::vector<LaneCase> lane_cases() {
     const nlohmann::json config = nlohmann::json::parse(c.config);
     const nlohmann::json options = config.contains("options") ? config["options"] : nlohmann::json::object();
     if (options.contains("energy_tolerance")) cases.push_back(in_float(c, {{"energy_tolerance", 2e-7}}));
-    else if (options.contains("rtol")) cases.push_back(in_float(c, {{"rtol", 1e-5}, {"atol", 1e-5}, {"max_steps", 60}}));
+    else if (options.contains("rtol")) cases.push_back(in_float(c, {{"rtol", 1e-5}, {"atol", 1e-5}, {"max_steps", 200}}));
     else cases.push_back(in_float(c));
   }
   return cases;

@@ -5,7 +5,10 @@
 // the config takes precision float for every rolling table; the invariants stay at float
 // round-off over long runs; and over a short horizon, before the chaos of the table separates
 // the two runs, the float run ends as the double run does (status, passages, exit side) with its
-// exit time, exit arc and height statistics within float tolerances of the double ones.
+// exit time, exit arc, final and highest height within float tolerances of the double ones.
+// (Not z_min: on the edge the height's extremes are taken at the integrator's steps, and the
+// float run's steps are not the double run's, so that z_min differs by up to 2e-2 on these runs
+// whether the double run is at its default tolerances or at the float's.)
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +17,7 @@
 #include <vector>
 
 #include "config.hpp"
+#include "config_error.hpp"
 #include "skipstone/simulate.hpp"
 #include "test_support.hpp"
 
@@ -23,11 +27,11 @@ namespace {
 using nlohmann::json;
 
 // E1 (+ G y for roll3) and E2 + G x3 over 400 edge passages: the projection after every step
-// keeps them at float round-off (eps 1.2e-7); energy_error measured up to 1.1e-6.
+// keeps them at float round-off (eps 1.2e-7); energy_error measured up to 1.3e-6.
 constexpr double kFloatEnergy = 5e-6;
-// Short horizon (t_max 6, up to 6 passages), float at rtol = atol = 1e-5 against double at
-// 1e-12, per trajectory: the exit time and exit arc of the first passage (measured up to 2.3e-5)
-// and the height statistics z_min, z_max, z_final relative to 1 + |z| (measured up to 6.9e-5).
+// Short horizon (t_max 6, up to 3 passages), float at rtol = atol = 1e-5 against double at
+// 1e-12, per trajectory: the exit time and exit arc of the first passage (measured up to 5.0e-5)
+// and z_max, z_final relative to 1 + |z| (measured up to 2.2e-4).
 constexpr double kFloatExit = 5e-4;
 constexpr double kFloatHeight = 1e-3;
 
@@ -83,7 +87,11 @@ TEST(FloatRollTables, ConfigAcceptsFloatForEveryRollingTable) {
   for (const SystemTraits& t : kSystems) {
     if (t.model != ModelKind::roll3_table && t.model != ModelKind::roll4_table) continue;
     ++tables;
-    const json config = {{"system", t.name}, {"options", {{"precision", "float"}}}};
+    json config = {{"system", t.name},
+                   {"parameters", {{"eta", 0.5}, {"r", 0.05}}},
+                   {"stop", {{"t_max", 10.0}}},
+                   {"options", {{"precision", "float"}}}};
+    if (t.table == TableKind::polygon) config["parameters"]["vertices"] = {{0.0, 1.0}, {-1.0, -1.0}, {1.0, -1.0}};
     const RunConfig rc = testing::config_from(config);
     EXPECT_EQ(rc.spec.precision, Precision::float32) << t.name;
     EXPECT_EQ(rc.spec.rtol, kFloatDefaultTolerance) << t.name;
@@ -133,12 +141,13 @@ TEST(FloatRollTables, ShortRunsAgreeWithDouble) {
       if (a.events > 0) {
         exit = std::max({exit, std::fabs(b.exit_time - a.exit_time), std::fabs(b.exit_arc - a.exit_arc)});
       }
-      for (const auto z : {&TrajectoryResult::z_min, &TrajectoryResult::z_max, &TrajectoryResult::z_final})
+      for (const auto z : {&TrajectoryResult::z_max, &TrajectoryResult::z_final})
         height = std::max(height, std::fabs(b.*z - a.*z) / (1.0 + std::fabs(a.*z)));
       energy = std::max(energy, b.energy_error);
     }
     std::cout << c.name << ", " << d.size() << " trajectories, " << passages << " passages to t = 6: float - double "
-              << "exit time/arc max " << exit << ", heights max " << height << "; float energy_error max " << energy
+              << "exit time/arc max " << exit << ", z_max/z_final max " << height << "; float energy_error max "
+              << energy
               << "\n";
     EXPECT_GT(passages, static_cast<int>(d.size())) << c.name << ": the horizon holds passages";
     EXPECT_GT(differs, 0) << c.name << ": the float run is a different kernel, not the double one";
