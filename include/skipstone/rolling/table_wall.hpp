@@ -20,9 +20,10 @@
 // for the float kernels, set up in double and rounded once, at the float tolerances rtol, atol
 // >= 1e-5, as roll4:disc's float kernel). The table's geometry stays in double in both: the
 // flight solve (next_hit: the quadric and quartic roots of a flight under in-plane gravity,
-// which float would resolve to ~1e-3 only near grazing) and the wall piece and point at an edge
-// entry are computed in double from the T state and rounded, once per flight; the steps of the
-// edge passages, which are nearly all of the work, are T throughout.
+// whose nearly double roots at a grazing hit lose half their digits in any precision, which
+// leaves float 3 or 4) and the wall piece and point at an edge entry are computed in double
+// from the T state and rounded, once per flight; the steps of the edge passages are T
+// throughout.
 #pragma once
 #include <type_traits>
 
