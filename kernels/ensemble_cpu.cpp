@@ -84,14 +84,19 @@ void run_rim_lanes(const ScanSpec& spec, std::uint64_t first, std::uint64_t coun
     run_lane_blocks<RimLaneBlock<Trajectories<double, kRimLanes<double>>>>(spec, first, count, out, done);
 }
 
-// A roll3:<table> (N = 6) or roll4:<table> (N = 10) scan in lanes of one AVX-512 register of
-// doubles (the tables have no float kernel).
+// A roll3:<table> (N = 6) or roll4:<table> (N = 10) scan in the spec's precision, in lanes of
+// one AVX-512 register of that type.
 template <int N, TableKind TK>
 void run_table_lanes_of(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
                         DoneCounter* done) {
   using cpu_lanes::RimLaneBlock;
   using cpu_lanes::TableRollTrajectories;
-  run_lane_blocks<RimLaneBlock<TableRollTrajectories<N, TK, kRimLanes<double>>>>(spec, first, count, out, done);
+  if (spec.precision == Precision::float32)
+    run_lane_blocks<RimLaneBlock<TableRollTrajectories<float, N, TK, kRimLanes<float>>>>(spec, first, count, out,
+                                                                                          done);
+  else
+    run_lane_blocks<RimLaneBlock<TableRollTrajectories<double, N, TK, kRimLanes<double>>>>(spec, first, count, out,
+                                                                                            done);
 }
 
 template <int N>

@@ -104,9 +104,11 @@ json roll4_table_gravity_config(const char* system, const json& table, std::uint
           {"options", {{"bounded_depth", 2.0}}}};
 }
 
-json roll3_stadium_gravity_config(std::uint64_t count, double t_max) {
-  return {{"system", "roll3:stadium"},
-          {"parameters", {{"half_length", 1.0}, {"R", 1.0}, {"r", 0.1}, {"eta", 0.5}, {"g_effective", 1.0}}},
+json roll3_table_gravity_config(const char* system, const json& table, std::uint64_t count, double t_max) {
+  json parameters = {{"r", 0.1}, {"eta", 0.5}, {"g_effective", 1.0}};
+  parameters.update(table);
+  return {{"system", system},
+          {"parameters", parameters},
           {"initial", {{"start", "plate"}, {"x1", 0.0}, {"x2", 0.5}, {"v2", 0.0}}},
           {"scan",
            {{"type", "random"},

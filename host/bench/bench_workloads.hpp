@@ -1,8 +1,8 @@
 // The fixed workloads of `skipstone bench` and of benchmarks/figure18_points.cpp, as configs
 // (resolved by parse_config like any user config), with their sizes for the CPU, for a GPU
 // and for --quick, and the flop counts of one no-slip disc impact and of one Figure-18 GBS step.
-// The rolling-table workloads (roll4:stadium, roll4:ellipse, roll3:stadium) take roll4:disc's
-// sizes, so that their rates compare with its own in the same run.
+// The rolling-table workloads (roll4:stadium, roll4:ellipse, roll3:stadium, roll3:ellipse) take
+// roll4:disc's sizes, so that their rates compare with its own in the same run.
 #pragma once
 #include <cstdint>
 
@@ -44,9 +44,11 @@ nlohmann::json roll4_gravity_config(std::uint64_t count, double t_max);
 // e.g. roll4:stadium with half_length 0, the disc through the general table model.
 nlohmann::json roll4_table_gravity_config(const char* system, const nlohmann::json& table, std::uint64_t count,
                                           double t_max);
-// roll3:stadium (half_length 1, R 1, r 0.1, eta 0.5) with in-plane gravity g_effective 1 along -y:
-// plate start at (0, 0.5), random v1 in [-1, 1] and S12 in [-0.5, 0.5], v2 = 0.
-nlohmann::json roll3_stadium_gravity_config(std::uint64_t count, double t_max);
+// A roll3 system (r 0.1, eta 0.5) with in-plane gravity g_effective 1 along -y and its table's
+// parameters (e.g. roll3:stadium with half_length 1, R 1): plate start at (0, 0.5), random v1 in
+// [-1, 1] and S12 in [-0.5, 0.5], v2 = 0.
+nlohmann::json roll3_table_gravity_config(const char* system, const nlohmann::json& table, std::uint64_t count,
+                                          double t_max);
 // The exit map of one edge passage of roll3:stadium (rim_entry, r 0.1, eta 0.5, no gravity,
 // t_max 200): a grid of 8 entry points boundary_s in [0, 0.875] (caps and straight parts) x
 // n x n over (v2, S12) in [-1, 1]^2; points off the energy sphere are masked.

@@ -50,9 +50,9 @@ SKIPSTONE_HD TrajectoryResult simulate_variant(const ScanSpec& spec, std::uint64
   if constexpr (M == ModelKind::roll_disc_transversal) {
     return simulate_disc_transversal<T>(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll3_table) {
-    return simulate_table_roll<6, V::table>(spec, pt, sink);
+    return simulate_table_roll<6, V::table, T>(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll4_table) {
-    return simulate_table_roll<10, V::table>(spec, pt, sink);
+    return simulate_table_roll<10, V::table, T>(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll_disc) {
     return simulate_roll4_disc<T>(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll_planes) {

@@ -86,14 +86,15 @@ constexpr SystemTraits noslip(const char* name, ModelKind m, TableKind t, bool r
 // roll3:<table> (N = 6) and roll4:<table> (N = 10) of rolling/table_roll.hpp: starts on either
 // face (roll3 also at a wall point, entering the edge: Figure 18 on any table), the height
 // observables (roll3: the centre's y against the in-plane gravity; roll4: the axial height), the
-// first edge passage's exit and the caustics on the disc. On the Sinai torus a flight in a
-// corridor never ends, and roll3's in-plane gravity has no floor there.
+// first edge passage's exit and the caustics on the disc, and a float kernel (table_wall.hpp). On
+// the Sinai torus a flight in a corridor never ends, and roll3's in-plane gravity has no floor
+// there.
 constexpr SystemTraits rolling(const char* name, ModelKind m, TableKind t) {
   const bool sinai = t == TableKind::sinai, roll3 = m == ModelKind::roll3_table;
   const std::uint32_t faces = interior | start_bit(StartKind::plate_minus);
   const std::uint32_t obs = noslip_obs | kObsExit;
   return {name, m, t, 3, roll3 ? faces | start_bit(StartKind::rim_entry) : faces,
-          t == TableKind::disc ? obs | kObsCaustic : obs, false, Lanes::rim, sinai, !(sinai && roll3),
+          t == TableKind::disc ? obs | kObsCaustic : obs, true, Lanes::rim, sinai, !(sinai && roll3),
           Sampling::sink};
 }
 }  // namespace traits_detail
