@@ -184,11 +184,12 @@ ROLLING_TABLES = [("roll4_table_disc_gravity", "roll4:stadium with half_length 0
                   ("roll4_stadium_gravity", "roll4:stadium (half_length 1, R 1) with gravity, roll4:disc's setting"),
                   ("roll4_ellipse_gravity", "roll4:ellipse (a 2, b 1) with gravity, roll4:disc's setting"),
                   ("roll3_stadium_gravity", "roll3:stadium with in-plane gravity g_effective 1"),
+                  ("roll3_ellipse_gravity", "roll3:ellipse (a 2, b 1) with in-plane gravity g_effective 1"),
                   ("roll3_stadium_rim_map", "roll3:stadium `rim_entry` exit map (8 wall points x v2 x S12)")]
 
 
 def rolling_table_rows(L, b, thr):
-    """Rows of the general rolling tables (double only), with their rates over the dedicated disc
+    """Rows of the general rolling tables (the double kernels), with their rates over the dedicated disc
     kernel's of the same run (roll4:disc for roll4, the Figure-18 map for roll3)."""
     for key, title in ROLLING_TABLES:
         w = b.get(key)
