@@ -34,7 +34,8 @@ using nlohmann::json;
 
 // Status names in the order of their codes in status.npy (README "Observables and status").
 const std::vector<std::string> kStatusNames = {"finished",   "exited",       "escaped",            "corner",
-                                               "non_finite", "energy_drift", "integrator_failure", "masked"};
+                                               "non_finite", "energy_drift", "integrator_failure", "masked",
+                                               "through_hole"};
 
 std::string expected_descr(const std::string& observable) {
   if (observable == "status") return "|i1";
