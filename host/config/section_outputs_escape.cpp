@@ -67,7 +67,7 @@ void read_coverage(JsonReader c, RunConfig& rc) {
   cells.lo[0] = 0.0, cells.hi[0] = 1.0, cells.lo[1] = -1.0, cells.hi[1] = 1.0;
   if (!asks(rc, "coverage")) throw ConfigError(path, "the cells of the observable coverage; add \"coverage\" to observables");
   rc.boundary.coverage = true;
-  rc.resolved["outputs"]["coverage"] = {{"bins", bins}, {"ranges", {{0.0, 1.0}, {-1.0, 1.0}}}};
+  rc.resolved["outputs"]["coverage"] = {{"bins", bins}};  // over [0, 1] x [-1, 1], fixed
 }
 
 void check_escape_observables(RunConfig& rc) {

@@ -129,7 +129,12 @@ void Checkpoint::save(const RangeResult& chunk) {
   fs::remove_all(tmp, ec);
   fs::create_directories(tmp, ec);
   if (ec) throw std::runtime_error("cannot create checkpoint folder " + tmp.string() + ": " + ec.message());
-  write_range_files(tmp, rc_, chunk);
+  try {
+    write_range_files(tmp, rc_, chunk);
+  } catch (...) {
+    fs::remove_all(tmp, ec);  // a failed write (disk full, file-size limit) leaves no half chunk
+    throw;
+  }
   fs::rename(tmp, dir_ / name, ec);
   if (ec) throw std::runtime_error("cannot rename checkpoint " + tmp.string() + ": " + ec.message());
   fsync_directory(dir_);

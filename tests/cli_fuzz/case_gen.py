@@ -82,7 +82,10 @@ def small_config(cfg, rng):
 
 
 def load_examples(source_dir):
-    return {p.stem: json.loads(p.read_text()) for p in sorted(Path(source_dir, "examples").glob("*.json"))}
+    """The presets that run on their own: not those that start from another run's states (a
+    state_file start names a file that only that run writes)."""
+    presets = {p.stem: json.loads(p.read_text()) for p in sorted(Path(source_dir, "examples").glob("*.json"))}
+    return {name: cfg for name, cfg in presets.items() if cfg.get("initial", {}).get("start") != "state_file"}
 
 
 def all_paths(obj, prefix=()):
@@ -111,11 +114,15 @@ def set_at(obj, path, value):
 
 def related_names(path, *, old=None):
     """The key paths an error about a mutation at `path` may name: it, its ancestors and (by
-    prefix) its descendants; for a renamed key also the old name."""
+    prefix) its descendants; for a renamed key also the old name. A change of the start
+    (`initial`, `initial.start`) changes which parameters the scan's axes may name, so an error
+    may name those instead."""
     names = set()
     for p in [path] + ([old] if old else []):
         for i in range(1, len(p) + 1):
             names.add("config error: " + path_text(p[:i]))
+        if tuple(p[:1]) == ("initial",) and len(p) <= 2:
+            names.add("config error: scan.axes")
     return sorted(names)
 
 

@@ -225,7 +225,9 @@ def check_outputs(case, argv, d, stdout):
         except Exception as e:
             problems.append("%s: %s" % (info.get("file"), e))
             continue
-        want = shape + ({"annulus_axis": (3,), "lyapunov_spectrum": (5,)}.get(name, ()))
+        # vector observables: the lengths of the fixed ones, or the columns meta.json names
+        length = {"annulus_axis": (3,), "lyapunov_spectrum": (5,)}.get(name, ())
+        want = shape + ((len(info["columns"]),) if "columns" in info else length)
         if s != want:
             problems.append("%s: shape %s, meta.json says %s" % (info.get("file"), s, want))
     if (path / ".checkpoint").exists():
@@ -260,6 +262,8 @@ def check(case, argv, d, before, after, rc, stdout, stderr, timed_out, listing):
         names = substitute(expect.get("names", []), case) + (["--overwrite"] if overwrite else [])
         if case.get("out_kind") in REFUSED_OUT_KINDS:  # refused before the config and other options are read
             names += ["--out", "--json"]
+        if case.get("out_kind") == "existing_outputs" and outp:  # files no run of ours wrote: refused naming the folder
+            names += ["output folder " + Path(outp).name]
         if names and not any(n in stderr for n in names):
             found.append(("names", "stderr names none of %s: %s" % (names[:6], first_line(stderr))))
         if not stderr.strip():
