@@ -3,8 +3,9 @@
 Compiles kernels/ensemble_cuda.cu for sm_90 as CMakeLists.txt does, with `-Xptxas -v`, and
 reads ptxas's report for every kernel variant (simulate.hpp: Variant, one kernel per model,
 table and precision; the names of the enum values are read from the headers): registers per thread, stack frame, spill stores and loads. From the
-registers and the kernels' block size (kBlockThreads in ensemble_cuda.cu, 256 threads) it computes the
-register-limited occupancy on an sm_90 multiprocessor (65536 registers, at most 64 resident
+registers it computes the block size the CUDA backend launches each kernel with (block_threads in
+ensemble_cuda.cu asks cudaOccupancyMaxPotentialBlockSize: the most resident warps, the largest block
+among equals, at most kMaxBlockThreads = 256) and the register-limited occupancy at it (and at 256) on an sm_90 multiprocessor (65536 registers, at most 64 resident
 warps, registers allocated per warp in units of 256). This needs nvcc, not a GPU; it is a
 static figure, not Nsight's achieved occupancy (scripts/gpu_check.sh records that where ncu
 exists). Takes several minutes (ptxas). Writes JSON to stdout.
@@ -19,7 +20,7 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BLOCK_THREADS = 256  # kBlockThreads of kernels/ensemble_cuda.cu, also its __launch_bounds__
+MAX_BLOCK_THREADS = 256  # kMaxBlockThreads of kernels/ensemble_cuda.cu, the kernels' __launch_bounds__
 
 
 def enum_names(header, enum):
@@ -50,11 +51,17 @@ PRECISIONS = [{"float64": "double", "float32": "float"}[p] for p in enum_names("
 GRAVITY = enum_names("noslip_trajectory.hpp", "GravityKind")  # none: the no-slip kernel of scans with g = 0
 
 
-def occupancy(registers, block_threads=BLOCK_THREADS):
+def occupancy(registers, block_threads):
     warps_per_block = (block_threads + 31) // 32
     regs_per_warp = ((registers * 32 + 255) // 256) * 256
     blocks = min(65536 // (regs_per_warp * warps_per_block), 32, 64 // warps_per_block)
     return blocks * warps_per_block / 64.0
+
+
+def launch_block(registers):
+    """The block size the runtime's occupancy calculator picks from the registers (no shared
+    memory): the most resident warps, the largest block among equals."""
+    return max(range(32, MAX_BLOCK_THREADS + 1, 32), key=lambda b: (occupancy(registers, b), b))
 
 
 def variant_of(name):
@@ -107,20 +114,23 @@ def main():
         m = re.search(r"Used (\d+) registers", line)
         if m:
             current["registers"] = int(m.group(1))
-            current["occupancy"] = occupancy(current["registers"])
+            current["block_threads"] = launch_block(current["registers"])
+            current["occupancy"] = occupancy(current["registers"], current["block_threads"])
+            current["occupancy_256"] = occupancy(current["registers"], MAX_BLOCK_THREADS)
     variants = [k for k in kernels if k["variant"] and "registers" in k]
     for k in variants:
         print(f"{k['variant']['model']:>22} {k['variant']['table']:>9} {k['variant']['precision']:>6} "
               f"{k['variant']['gravity']:>4}{' lyapunov' if k['variant']['lyapunov'] else ''}: "
               f"{k['registers']:3d} registers, stack {k.get('stack_bytes', 0)} B, spills "
-              f"{k.get('spill_store_bytes', 0)}/{k.get('spill_load_bytes', 0)} B, occupancy "
-              f"{100 * k['occupancy']:.1f}%", file=sys.stderr)
+              f"{k.get('spill_store_bytes', 0)}/{k.get('spill_load_bytes', 0)} B, blocks of {k['block_threads']}, "
+              f"occupancy {100 * k['occupancy']:.1f}% ({100 * k['occupancy_256']:.1f}% in blocks of 256)", file=sys.stderr)
     json.dump({"date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "arch": a.arch,
                "nvcc": subprocess.run([nvcc, "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1],
-               "block_threads": BLOCK_THREADS, "compile_seconds": seconds,
+               "max_block_threads": MAX_BLOCK_THREADS, "compile_seconds": seconds,
                "kernels": [dict(k["variant"], registers=k["registers"], stack_bytes=k.get("stack_bytes", 0),
                                 spill_store_bytes=k.get("spill_store_bytes", 0),
-                                spill_load_bytes=k.get("spill_load_bytes", 0), occupancy=k["occupancy"])
+                                spill_load_bytes=k.get("spill_load_bytes", 0), block_threads=k["block_threads"],
+                                occupancy=k["occupancy"], occupancy_256=k["occupancy_256"])
                            for k in variants]}, sys.stdout, indent=1)
     return 0
 

@@ -142,21 +142,24 @@ def kernels_section(k):
     """Registers, stack and spills of the CUDA kernels (benchmarks/kernel_resources.py)."""
     L = ["## CUDA kernels: registers and occupancy (from the compiler)", "",
          f"`benchmarks/kernel_resources.py`: ptxas -v of kernels/ensemble_cuda.cu for {k['arch']} ({k['nvcc']}), "
-         f"measured {k['date']}, one kernel per model variant. Occupancy: register-limited, blocks of "
-         f"{k['block_threads']} threads, 65536 registers and 64 warps per multiprocessor — a static figure "
+         f"measured {k['date']}, one kernel per model variant. Block: the size the backend launches the kernel "
+         "with (the runtime's occupancy calculator: the most resident warps, the largest block among equals, at most "
+         f"{k.get('max_block_threads', k.get('block_threads'))}). Occupancy: register-limited at that block size and in blocks "
+         "of 256, 65536 registers and 64 warps per multiprocessor — a static figure "
          "(no GPU was used; Nsight's achieved occupancy is recorded by scripts/gpu_check.sh where ncu exists). "
          "Stack: local memory per thread (the scan point's parameter array, indexed at run time, and the "
          "integrator's arrays); spills: registers stored to local memory.", "",
          "Gravity: `any` is the kernel of no-slip scans with gravity somewhere (and of the rolling models), `none` "
          "the one of no-slip scans with g = 0 everywhere (compiled without the gravity code). Lyapunov: the "
          "kernel of scans that ask for Lyapunov exponents (carrying tangent vectors).", "",
-         "| Model | Table | Precision | Gravity | Lyapunov | Registers | Stack (B) | Spill stores / loads (B) | Occupancy |",
-         "|---|---|---|---|---|---|---|---|---|"]
+         "| Model | Table | Precision | Gravity | Lyapunov | Registers | Stack (B) | Spill stores / loads (B) | Block | Occupancy (at 256) |",
+         "|---|---|---|---|---|---|---|---|---|---|"]
     for r in k["kernels"]:
         L.append(f"| {r['model']} | {r['table']} | {r['precision']} | {r.get('gravity', 'any')} | "
                  f"{'yes' if r.get('lyapunov') else 'no'} | {r['registers']} | "
                  f"{r['stack_bytes']} | "
-                 f"{r['spill_store_bytes']} / {r['spill_load_bytes']} | {100 * r['occupancy']:.1f}% |")
+                 f"{r['spill_store_bytes']} / {r['spill_load_bytes']} | {r.get('block_threads', k.get('block_threads'))} | "
+                 f"{100 * r['occupancy']:.1f}% ({100 * r.get('occupancy_256', r['occupancy']):.1f}%) |")
     L.append("")
     return L
 

@@ -1,6 +1,6 @@
 // CUDA backend: the ensemble kernel, one trajectory per thread, one kernel per model variant
-// (simulate.hpp: Variant) launched on an exact grid of kBlockThreads-thread blocks. The spec is
-// a __grid_constant__ kernel parameter (read in place from parameter memory, no per-thread
+// (simulate.hpp: Variant) launched on an exact grid of blocks of the size that gives it the most
+// resident warps (block_threads). The spec is a __grid_constant__ kernel parameter (read in place from parameter memory, no per-thread
 // copy); the kernel writes only the requested observables' columns (observable_columns.hpp).
 // The chunk engine keeps, per slot, device and pinned host buffers reused across chunks and a
 // stream, so that one chunk's kernel runs while the host reduces the previous one; each block
@@ -110,8 +110,9 @@ std::uint64_t resident_threads() {
 
 namespace {
 
-// Threads per block of every kernel variant (and its __launch_bounds__).
-constexpr int kBlockThreads = 256;
+// The largest block of every kernel variant (its __launch_bounds__); each variant's own block
+// size is block_threads<V>().
+constexpr int kMaxBlockThreads = 256;
 // How often a wait reads the kernel's count of finished trajectories.
 constexpr auto kProgressPoll = std::chrono::milliseconds(1);
 
@@ -136,10 +137,10 @@ static_assert(sizeof(ScanSpec) + sizeof(KernelOutput) + 2 * sizeof(std::uint64_t
               "kernel parameters exceed 4 KB");
 
 template <class V>
-__global__ void __launch_bounds__(kBlockThreads)
+__global__ void __launch_bounds__(kMaxBlockThreads)
     ensemble_kernel(const __grid_constant__ ScanSpec spec, std::uint64_t first, std::uint64_t n,
                     const __grid_constant__ KernelOutput out) {
-  const std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * kBlockThreads + threadIdx.x;
+  const std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const bool mine = i < n;
   if (mine) {
     DiscardSink sink;
@@ -153,13 +154,27 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
 }
 
+// The block size of variant V's kernel on the current device: the one the CUDA runtime finds to
+// give that kernel the most resident warps per multiprocessor from its registers and stack, at
+// most kMaxBlockThreads. The variants differ about fourfold in registers (benchmarks/RESULTS.md,
+// "CUDA kernels"): a 190-register kernel keeps 8 warps resident in blocks of 256 threads but 10
+// in blocks of 160, while a light one fills the multiprocessor with 256.
+template <class V>
+int block_threads() {
+  int min_grid = 0, threads = 0;
+  SKIPSTONE_CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&min_grid, &threads, ensemble_kernel<V>, 0, kMaxBlockThreads));
+  return threads;
+}
+
 // Trajectories [first, first + n) of spec's variant on `stream`.
 void launch(const ScanSpec& spec, std::uint64_t first, std::uint64_t n, const KernelOutput& out, cudaStream_t stream) {
   if (n == 0) return;
-  const std::uint64_t blocks = (n + kBlockThreads - 1) / kBlockThreads;
-  if (blocks > 0x7fffffffu) throw std::runtime_error("CUDA backend: a chunk of " + std::to_string(n) + " trajectories needs more blocks than a grid holds");
   visit_variant(spec, [&](auto v) {
-    ensemble_kernel<decltype(v)><<<static_cast<unsigned>(blocks), kBlockThreads, 0, stream>>>(spec, first, n, out);
+    const int threads = block_threads<decltype(v)>();
+    const std::uint64_t blocks = (n + static_cast<std::uint64_t>(threads) - 1) / static_cast<std::uint64_t>(threads);
+    if (blocks > 0x7fffffffu)
+      throw std::runtime_error("CUDA backend: a chunk of " + std::to_string(n) + " trajectories needs more blocks than a grid holds");
+    ensemble_kernel<decltype(v)><<<static_cast<unsigned>(blocks), threads, 0, stream>>>(spec, first, n, out);
   });
   SKIPSTONE_CUDA_TRY(cudaGetLastError());
 }
