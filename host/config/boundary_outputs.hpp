@@ -1,12 +1,14 @@
-// The boundary-map outputs of a run (config section "outputs", docs/config.md "Outputs"): a
-// histogram of the Birkhoff coordinates of every impact of the scan (boundary_map) and the
-// impacts of chosen trajectories (boundary_events), for the 2D no-slip tables.
+// The point outputs of a run (config section "outputs", docs/config.md "Outputs"): a histogram
+// of coordinates of every point of the scan and the points of chosen trajectories; the points
+// are the impacts in Birkhoff coordinates (boundary_map, boundary_events) or the crossings of a
+// Poincare section (section_map, section_events; skipstone/section_map.hpp).
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "skipstone/boundary_map.hpp"
+#include "skipstone/section_map.hpp"
 
 namespace skipstone {
 
@@ -18,15 +20,19 @@ constexpr std::uint64_t kMaxBoundaryEventBytes = std::uint64_t(4) << 30;
 constexpr const char* kBoundaryCpuOnly =
     "outputs.boundary_map and outputs.boundary_events are computed on the CPU backend only (for now); "
     "allowed: --backend cpu or auto";
+constexpr const char* kSectionCpuOnly =
+    "outputs.section_map and outputs.section_events are computed on the CPU backend only (for now); "
+    "allowed: --backend cpu or auto";
 
 struct BoundaryOutputs {
   bool map = false;
   BoundaryMapSpec spec{};
-  std::vector<std::string> coords;  // "s", "p" and maybe "spin", in this order
+  std::vector<std::string> coords;  // the map's and the rows' coordinates ("s", "p" and maybe "spin", in this order)
   bool events = false;
   std::uint64_t every = 0;             // record trajectories i with i % every == 0 (0: use indices)
   std::vector<std::uint64_t> indices;  // or these, ascending
   std::uint64_t max_events = kDefaultBoundaryEvents;
+  int event_fields = kBoundaryEventFields;  // values of a recorded point (PointRecorder)
   bool any() const { return map || events; }
 };
 

@@ -70,15 +70,32 @@ SKIPSTONE_HD SKIPSTONE_INLINE void report_impact(Sink& sink, const Table& table,
   }
 }
 
-// Bins every impact into `counts` (boundary_bin_count + 1 entries, null: no map) and records the
-// first `capacity` impacts into `rows` (kBoundaryEventFields each, null: none); `impacts` counts
-// them all.
-struct BoundarySink {
+// Bins points (impacts, section crossings) into `counts` (boundary_bin_count + 1 entries, null:
+// no map) and records the first `capacity` into `rows` (`fields` each: point number counted from
+// 1, t, then fields - 2 coordinates; null: none); `points` counts them all.
+struct PointRecorder {
   const BoundaryMapSpec* map = nullptr;
   std::uint64_t* counts = nullptr;
   double* rows = nullptr;
   std::uint64_t capacity = 0;
-  std::uint64_t impacts = 0;
+  int fields = kBoundaryEventFields;
+  std::uint64_t points = 0;
+
+  SKIPSTONE_HD void record(double t, const double* c) {
+    if (counts) ++counts[boundary_bin(*map, c)];
+    if (rows && points < capacity) {
+      double* row = rows + static_cast<std::uint64_t>(fields) * points;
+      row[0] = static_cast<double>(points + 1);
+      row[1] = t;
+      for (int k = 2; k < fields; ++k) row[k] = c[k - 2];
+    }
+    ++points;
+  }
+};
+
+// The sink of outputs.boundary_map / boundary_events: every impact's (s, p, spin) to `impacts`.
+struct BoundarySink {
+  PointRecorder impacts;
 
   template <class V, class S>
   SKIPSTONE_HD void on_event(double, V, const S&, V) {}
@@ -86,16 +103,7 @@ struct BoundarySink {
   SKIPSTONE_HD void on_step(T, const T*) {}
   SKIPSTONE_HD void on_impact(double t, double s, double p, double spin) {
     const double c[kBoundaryMaxCoords] = {s, p, spin};
-    if (counts) ++counts[boundary_bin(*map, c)];
-    if (rows && impacts < capacity) {
-      double* row = rows + kBoundaryEventFields * impacts;
-      row[0] = static_cast<double>(impacts + 1);
-      row[1] = t;
-      row[2] = s;
-      row[3] = p;
-      row[4] = spin;
-    }
-    ++impacts;
+    impacts.record(t, c);
   }
 };
 
