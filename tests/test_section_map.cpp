@@ -207,7 +207,7 @@ TEST_F(SectionMapTest, BadKeysExitTwoNamingTheKey) {
     EXPECT_FALSE(fs::exists(dir_ / "bad")) << outputs;
   }
   // roll4:planes integrates its passages between the planes: no flights reported
-  const fs::path planes = write_config("planes.json", R"({"system": "roll4:planes", "parameters": {"d": 1.0, "r": 0.1, "eta": 0.5, "g_effective": 0.0},
+  const fs::path planes = write_config("planes.json", R"({"system": "roll4:planes", "parameters": {"L": 1.0, "r": 0.1, "eta": 0.5, "g_effective": 0.0},
       "initial": {"v1": 1.0, "v2": 0.5}, "scan": {"type": "grid", "axes": [{"param": "S12", "min": -1, "max": 1, "n": 2}]},
       "stop": {"t_max": 5.0}, "observables": ["status"],
       "outputs": {"section": {"normal": [0, 1, 0], "coords": ["x1", "v1"]}, "section_events": {"every": 1}}})");

@@ -59,7 +59,7 @@ void read_histograms(JsonReader& top, RunConfig& rc);
 void read_outputs(JsonReader outputs, RunConfig& rc);
 void read_section_outputs(JsonReader& outputs, RunConfig& rc);
 // A map's "bins" and optional "ranges" for the coordinates b.coords (b.spec's lo, hi hold the
-// defaults); returns the map's resolved config.
+// defaults); returns the map's resolved bins and ranges.
 nlohmann::json read_map_bins(JsonReader& map, BoundaryOutputs& b);
 // "every" or "indices", and max_events_per_trajectory, of recorded `points`; returns the resolved config.
 nlohmann::json read_point_events(JsonReader events, const RunConfig& rc, BoundaryOutputs& b, const char* points);

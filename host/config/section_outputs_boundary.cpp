@@ -31,7 +31,9 @@ void read_boundary_map(JsonReader m, RunConfig& rc) {
   const bool has_spin = names.size() == 3;
   if (has_spin && !m.has("ranges"))
     throw ConfigError(path + ".ranges", "required with the coordinate \"spin\": [[s_min, s_max], [p_min, p_max], [spin_min, spin_max]]");
-  rc.resolved["outputs"]["boundary_map"] = read_map_bins(m, b);
+  json resolved = read_map_bins(m, b);
+  resolved["coords"] = names;
+  rc.resolved["outputs"]["boundary_map"] = resolved;
 }
 
 }  // namespace
@@ -66,7 +68,7 @@ json read_map_bins(JsonReader& m, BoundaryOutputs& b) {
   }
   m.finish();
   b.map = true;
-  json resolved = {{"coords", names}, {"bins", bins}, {"ranges", json::array()}};
+  json resolved = {{"bins", bins}, {"ranges", json::array()}};
   for (std::size_t k = 0; k < names.size(); ++k) resolved["ranges"].push_back({b.spec.lo[k], b.spec.hi[k]});
   return resolved;
 }
