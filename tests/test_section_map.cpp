@@ -184,6 +184,44 @@ TEST_F(SectionMapTest, RollingTableCrossesOnItsFlatParts) {
   for (int i = 0; i < 5; ++i) EXPECT_GT(seen[i], 1) << i;  // it comes back across the plate
 }
 
+// The 2D no-slip stadium (a 2D row: the plane in (x, y)) and the sphere (3D, no gravity): every
+// recorded crossing lies on its plane to kOnPlane.
+TEST_F(SectionMapTest, StadiumAndSphereCrossingsLieOnTheirPlanes) {
+  constexpr double kOnPlane = 1e-12;
+  struct Case {
+    std::string name, system_keys, section;
+    double n[3], c;
+  };
+  const std::vector<Case> cases = {
+      {"stadium", R"("system": "stadium", "parameters": {"half_length": 1.0, "R": 1.0, "gamma": 0.8165},
+         "initial": {"start": "boundary", "boundary_s": 0.1, "speed": 1.0},
+         "scan": {"type": "grid", "axes": [{"param": "angle", "min": -1.2, "max": 1.2, "n": 4}, {"param": "spin", "min": -0.5, "max": 0.5, "n": 3}]},
+         "stop": {"max_events": 200})",
+       R"({"normal": [1, 2], "offset": 0.3, "direction": -1, "coords": ["x", "y", "ux"]})", {1, 2, 0}, 0.3},
+      {"sphere", R"("system": "sphere", "parameters": {"R": 1.0, "gamma": 0.6325},
+         "initial": {"start": "interior", "x": 0.5, "y": 0.0, "z": 0.0, "vx": 0.0, "vy": 1.0, "vz": 0.0, "wx": 0.0},
+         "scan": {"type": "grid", "axes": [{"param": "wy", "min": -1.0, "max": 1.0, "n": 4}, {"param": "wz", "min": -1.0, "max": 1.0, "n": 3}]},
+         "stop": {"max_events": 200})",
+       R"({"normal": [0, 0.6, 0.8], "offset": 0.1, "direction": -1, "coords": ["y", "z", "uy"]})", {0, 0.6, 0.8}, 0.1},
+  };
+  for (const Case& k : cases) {
+    const fs::path cfg = write_config(k.name + ".json", "{" + k.system_keys + R"(, "observables": ["status"],
+        "outputs": {"section": )" + k.section + R"(, "section_events": {"every": 1, "max_events_per_trajectory": 1000}}})");
+    const CliResult r = run(cfg, dir_ / k.name, "--backend cpu");
+    ASSERT_EQ(r.rc, 0) << describe(r);
+    std::vector<std::size_t> shape;
+    const std::vector<double> rows = npy_values<double>(dir_ / k.name / "section_events.npy", &shape);
+    ASSERT_EQ(shape.at(1), 8u);  // trajectory, two axes, crossing, t, three coordinates
+    EXPECT_GT(shape[0], 12u) << k.name;
+    for (std::size_t i = 0; i < shape[0]; ++i) {
+      const double* row = &rows[8 * i];
+      // the stadium's coordinates are (x, y, ux), the sphere's (y, z, uy): the plane's terms
+      const double on = k.name == "stadium" ? k.n[0] * row[5] + k.n[1] * row[6] : k.n[1] * row[5] + k.n[2] * row[6];
+      EXPECT_NEAR(on, k.c, kOnPlane) << k.name << " row " << i;
+    }
+  }
+}
+
 TEST_F(SectionMapTest, BadKeysExitTwoNamingTheKey) {
   const std::string map = R"("section_map": {"bins": [4, 4], "ranges": [[-1, 1], [-1, 1]]})";
   const std::string plane = R"("section": {"normal": [0, 0, 1], "coords": ["x", "y"]})";
