@@ -6,7 +6,8 @@
 //   p    = u . tangent / |u|, tangent = -J nu: the sine of the angle between u and the normal;
 //   spin = s / |u|, the spin over the speed in the model's units.
 // Sinks without on_impact (the trace recorder, DiscardSink) are not called: runs without these
-// outputs compute nothing more.
+// outputs compute nothing more. The binning and recording (PointRecorder, BoundaryMapSpec) serve
+// the section crossings too (section_map.hpp).
 #pragma once
 #include <cmath>
 #include <cstdint>
