@@ -23,7 +23,8 @@ RATES = {"disc": [("impacts", "impacts/s")], "cylinder_disc_gravity": [("impacts
          "figure18": [("all_points", "trajectories/s"), ("steps", "steps/s")],
          "roll4_disc_gravity": [("steps", "steps/s")], "roll4_table_disc_gravity": [("steps", "steps/s")],
          "roll4_stadium_gravity": [("steps", "steps/s")], "roll4_ellipse_gravity": [("steps", "steps/s")],
-         "roll3_stadium_gravity": [("steps", "steps/s")], "roll3_stadium_rim_map": [("all_points", "trajectories/s")]}
+         "roll3_stadium_gravity": [("steps", "steps/s")], "roll3_ellipse_gravity": [("steps", "steps/s")],
+         "roll3_stadium_rim_map": [("all_points", "trajectories/s")]}
 
 
 def load(d, name):

@@ -184,11 +184,12 @@ ROLLING_TABLES = [("roll4_table_disc_gravity", "roll4:stadium with half_length 0
                   ("roll4_stadium_gravity", "roll4:stadium (half_length 1, R 1) with gravity, roll4:disc's setting"),
                   ("roll4_ellipse_gravity", "roll4:ellipse (a 2, b 1) with gravity, roll4:disc's setting"),
                   ("roll3_stadium_gravity", "roll3:stadium with in-plane gravity g_effective 1"),
+                  ("roll3_ellipse_gravity", "roll3:ellipse (a 2, b 1) with in-plane gravity g_effective 1"),
                   ("roll3_stadium_rim_map", "roll3:stadium `rim_entry` exit map (8 wall points x v2 x S12)")]
 
 
 def rolling_table_rows(L, b, thr):
-    """Rows of the general rolling tables (double only), with their rates over the dedicated disc
+    """Rows of the general rolling tables (the double kernels), with their rates over the dedicated disc
     kernel's of the same run (roll4:disc for roll4, the Figure-18 map for roll3)."""
     for key, title in ROLLING_TABLES:
         w = b.get(key)
@@ -208,6 +209,23 @@ def rolling_table_rows(L, b, thr):
                      f"scaling {thr} threads / 1: {ratio(w['scaling_all_over_1'])} | | |")
 
 
+def lyapunov_rows(L, b, thr):
+    """The cost of the tangent dynamics: cylinder:stadium with the largest Lyapunov exponent, its
+    impacts/s over those of the plain run of the same scan (all threads, and on the CPU on 1 thread
+    side by side)."""
+    plain, lyap = b.get("cylinder_stadium"), b.get("cylinder_stadium_lyapunov")
+    if plain is None or lyap is None:
+        return
+    L.append(f"| cylinder:stadium with gravity g = 0.4, CPU backend, {thr} threads ({plain['trajectories']} x "
+             f"{plain['config']['stop']['max_events']} impacts) | {spread(rate(plain['backend'], 'impacts'))} | impacts/s | | | |")
+    over = lyap.get("over_baseline", {})
+    text = f"over the plain run: {ratio(over.get('all_threads', {}).get('impacts'))}"
+    if "1_thread_side_by_side" in over:
+        text += f"; 1 thread side by side: {ratio(over['1_thread_side_by_side'].get('impacts'))}"
+    L.append(f"| same scan with `lyapunov` (tangent dynamics), CPU backend, {thr} threads | "
+             f"{spread(rate(lyap['backend'], 'impacts'))} | impacts/s | {text} | | |")
+
+
 def side_by_side_section(tp):
     """The rolling tables and their baselines timed side by side on one thread."""
     sbs = tp.get("side_by_side_1_thread")
@@ -222,6 +240,8 @@ def side_by_side_section(tp):
          "| Run | steps/s | trajectories/s | cpu use | steps/s over baseline | over roll4:disc's scalar loop |",
          "|---|---|---|---|---|---|"]
     for run, m in sbs.items():
+        if "steps" not in m:  # the Lyapunov pair (impacts/s): its ratio is in the figures
+            continue
         key = run.split(" ")[0]
         over = b.get(key, {}).get("over_baseline", {}) if " " not in run else {}
         traj = m.get("trajectories", m.get("unmasked_points"))
@@ -330,6 +350,7 @@ def main():
                  f"impacts/s | scaling {thr} threads / 1: {ratio(cyl['scaling_all_over_1'])} | | |")
     float_rows(L, cyl, f"cylinder:disc with gravity, **float** kernel, CPU backend, {thr} threads", "impacts", "impacts/s",
                "cylinder:disc float vs double, same trajectories", None)
+    lyapunov_rows(L, b, thr)
     L.append(f"| Figure 18 (roll4:disc-transversal), {grid} grid, CPU backend, {thr} threads, per unmasked point "
              f"({f18['unmasked']} of {f18['trajectories']}) | {spread(rate(f18['backend'], 'unmasked_points'))} "
              f"| trajectories/s | | | |")

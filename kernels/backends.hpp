@@ -31,12 +31,15 @@ struct PointCollect {
 
 // What a chunk collects from the events of its trajectories besides their results (the impacts
 // of the 2D no-slip tables and the rolling tables' edge entries; the section crossings of the
-// flights, section_map.hpp; the observable final_state from the last event): the CPU backend only.
+// flights, section_map.hpp; the observable final_state from the last event; the observables
+// mean_free_time and coverage from the impacts): the CPU backend only.
 struct BoundaryCollect {
   PointCollect boundary, section;
-  const SectionPlane* plane = nullptr;  // null: no section
-  int state_columns = 0;                // in: values of a final state (final_state.hpp); 0: none kept
-  std::vector<double> final_states;     // out: state_columns per trajectory, NaN where it had no event
+  const SectionPlane* plane = nullptr;     // null: no section
+  int state_columns = 0;                   // in: values of a final state (final_state.hpp); 0: none kept
+  std::vector<double> final_states;        // out: state_columns per trajectory, NaN where it had no event
+  bool free_time = false;                  // the mean_free_time observable: into TrajectoryResult
+  const BoundaryMapSpec* cells = nullptr;  // the coverage observable's cells (null: not asked)
 };
 
 namespace cpu {
@@ -69,6 +72,22 @@ DeviceInfo device_info();
 std::uint64_t free_device_memory();
 void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
                DoneCounter* done = nullptr);
+// Whole results of chunk after chunk on the current device, through a device and a pinned host
+// buffer kept across calls (grown when a chunk is larger): the benchmarks' runs.
+class ResultChunks {
+ public:
+  ResultChunks() = default;
+  ~ResultChunks();
+  ResultChunks(const ResultChunks&) = delete;
+  ResultChunks& operator=(const ResultChunks&) = delete;
+  // Results of trajectories [first, first + count), valid until the next call.
+  const TrajectoryResult* run(const ScanSpec& spec, std::uint64_t first, std::uint64_t count);
+
+ private:
+  TrajectoryResult* device_ = nullptr;
+  TrajectoryResult* host_ = nullptr;  // pinned
+  std::uint64_t capacity_ = 0;
+};
 }  // namespace cuda
 
 }  // namespace skipstone

@@ -3,8 +3,8 @@
 // in a round wall (disc; cylinder:disc) and the rim passages of roll4:disc, its Figure-18 system
 // and the rolling tables roll3:<table>, roll4:<table> - run their trajectories in lanes, one
 // block of trajectories per iteration (noslip_lane_block.hpp, rim_lane_block.hpp,
-// table_roll_lanes.hpp); every other system, and every scan that asks for Lyapunov exponents,
-// one trajectory per iteration (ensemble.inl).
+// table_roll_lanes.hpp); every other system, and every scan that asks for Lyapunov exponents or
+// has holes in the wall, one trajectory per iteration (ensemble.inl).
 #include <omp.h>
 
 #include <algorithm>
@@ -84,14 +84,19 @@ void run_rim_lanes(const ScanSpec& spec, std::uint64_t first, std::uint64_t coun
     run_lane_blocks<RimLaneBlock<Trajectories<double, kRimLanes<double>>>>(spec, first, count, out, done);
 }
 
-// A roll3:<table> (N = 6) or roll4:<table> (N = 10) scan in lanes of one AVX-512 register of
-// doubles (the tables have no float kernel).
+// A roll3:<table> (N = 6) or roll4:<table> (N = 10) scan in the spec's precision, in lanes of
+// one AVX-512 register of that type.
 template <int N, TableKind TK>
 void run_table_lanes_of(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
                         DoneCounter* done) {
   using cpu_lanes::RimLaneBlock;
   using cpu_lanes::TableRollTrajectories;
-  run_lane_blocks<RimLaneBlock<TableRollTrajectories<N, TK, kRimLanes<double>>>>(spec, first, count, out, done);
+  if (spec.precision == Precision::float32)
+    run_lane_blocks<RimLaneBlock<TableRollTrajectories<float, N, TK, kRimLanes<float>>>>(spec, first, count, out,
+                                                                                          done);
+  else
+    run_lane_blocks<RimLaneBlock<TableRollTrajectories<double, N, TK, kRimLanes<double>>>>(spec, first, count, out,
+                                                                                            done);
 }
 
 template <int N>
@@ -181,12 +186,15 @@ struct PointSlots {
   }
 };
 
-// The chunk's trajectories of variant V one per iteration, each with a CollectSink.
+// The chunk's trajectories of variant V one per iteration, each with a CollectSink, and the
+// coverage cells' stamps per thread (trajectory i stamps i + 1).
 template <class V>
 void run_collecting(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
                     BoundaryCollect& c, DoneCounter* done) {
   const int threads = omp_get_max_threads();
   PointSlots impacts(c.boundary, threads), crossings(c.section, threads);
+  const std::uint64_t cells = c.cells ? boundary_bin_count(*c.cells) : 0;
+  std::vector<std::uint64_t> stamps(cells * static_cast<std::uint64_t>(threads), 0);
   const std::uint64_t state_size = static_cast<std::uint64_t>(c.state_columns);
   c.final_states.assign(count * state_size, std::numeric_limits<double>::quiet_NaN());
 #pragma omp parallel for schedule(dynamic, 16)
@@ -198,7 +206,14 @@ void run_collecting(const ScanSpec& spec, std::uint64_t first, std::uint64_t cou
     sink.section.plane = c.plane;
     const std::int64_t impact_slot = impacts.attach(sink.impacts, i, thread);
     const std::int64_t crossing_slot = crossings.attach(sink.section.crossings, i, thread);
+    if (c.cells) {
+      sink.cells = c.cells;
+      sink.stamps = stamps.data() + cells * static_cast<std::uint64_t>(thread);
+      sink.stamp = i + 1;
+    }
     out[i] = simulate_variant<V>(spec, first + i, sink);
+    if (c.free_time) out[i].mean_free_time = sink.mean_free_time();
+    if (c.cells) out[i].coverage = sink.coverage();
     impacts.finish(impact_slot, sink.impacts);
     crossings.finish(crossing_slot, sink.section.crossings);
     count_done(done, 1);
@@ -217,9 +232,11 @@ void run_chunk_collecting(const ScanSpec& spec, std::uint64_t first, std::uint64
 void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
                DoneCounter* done) {
   const SystemTraits* system = find_system(spec.model, spec.table);
-  // the lanes carry no tangent vectors: a scan that asks for Lyapunov exponents runs one
-  // trajectory per iteration
-  const Lanes lanes = system && spec.lyapunov_vectors == 0 ? system->lanes : Lanes::none;
+  // the lanes carry no tangent vectors, no impulse ratios and do not test for holes: a scan that
+  // asks for Lyapunov exponents or impulse ratios or has holes in the wall runs one trajectory
+  // per iteration
+  const bool off_lanes = spec.lyapunov_vectors > 0 || spec.impulse_ratios || spec.holes.n > 0;
+  const Lanes lanes = system && !off_lanes ? system->lanes : Lanes::none;
   const bool in_float = spec.precision == Precision::float32;
   if (lanes == Lanes::rim && spec.model == ModelKind::roll3_table)
     run_table_lanes<6>(spec, first, count, out, done);

@@ -3,15 +3,21 @@
 // a __grid_constant__ kernel parameter (read in place from parameter memory, no per-thread
 // copy); the kernel writes only the requested observables' columns (observable_columns.hpp).
 // The chunk engine keeps, per slot, device and pinned host buffers reused across chunks and a
-// stream, so that one chunk's kernel runs while the host reduces the previous one. Every CUDA
-// call is checked and a failure throws std::runtime_error naming the file, line and CUDA error.
+// stream, so that one chunk's kernel runs while the host reduces the previous one; each block
+// adds its finished trajectories to a counter in mapped host memory that wait() passes on to the
+// progress counter while the chunk runs. The benchmarks' whole results go through a device and
+// a pinned host buffer kept across chunks (ResultChunks). Every CUDA call is checked and a
+// failure throws std::runtime_error naming the file, line and CUDA error.
 #include <cuda_runtime.h>
 
-#include <sstream>
+#include <algorithm>
 #include <array>
+#include <chrono>
 #include <memory>
+#include <sstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -106,6 +112,8 @@ namespace {
 
 // Threads per block of every kernel variant (and its __launch_bounds__).
 constexpr int kBlockThreads = 256;
+// How often a wait reads the kernel's count of finished trajectories.
+constexpr auto kProgressPoll = std::chrono::milliseconds(1);
 
 // Where a launch writes: the requested columns, or (whole != nullptr) whole results.
 struct KernelOutput {
@@ -115,6 +123,9 @@ struct KernelOutput {
   std::uint8_t* status = nullptr;
   std::uint64_t* events = nullptr;
   TrajectoryResult* whole = nullptr;
+  // Trajectories finished, advanced by each block once all of its trajectories are; null: not
+  // counted. Mapped host memory, which the host reads while the kernel runs.
+  unsigned long long* finished = nullptr;
 };
 
 // Both are kernel parameters, copied bytewise into parameter memory, within the 4 KB that
@@ -129,11 +140,17 @@ __global__ void __launch_bounds__(kBlockThreads)
     ensemble_kernel(const __grid_constant__ ScanSpec spec, std::uint64_t first, std::uint64_t n,
                     const __grid_constant__ KernelOutput out) {
   const std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * kBlockThreads + threadIdx.x;
-  if (i >= n) return;
-  DiscardSink sink;
-  const TrajectoryResult r = simulate_variant<V>(spec, first + i, sink);
-  if (out.whole) out.whole[i] = r;
-  else write_columns(r, i, out.count, out.requests, out.columns, out.status, out.events);
+  const bool mine = i < n;
+  if (mine) {
+    DiscardSink sink;
+    const TrajectoryResult r = simulate_variant<V>(spec, first + i, sink);
+    if (out.whole) out.whole[i] = r;
+    else write_columns(r, i, out.count, out.requests, out.columns, out.status, out.events);
+  }
+  if (out.finished) {  // the same for the whole grid: every thread of the block reaches the barrier
+    const int block_finished = __syncthreads_count(mine);
+    if (threadIdx.x == 0) atomicAdd_system(out.finished, static_cast<unsigned long long>(block_finished));
+  }
 }
 
 // Trajectories [first, first + n) of spec's variant on `stream`.
@@ -147,15 +164,6 @@ void launch(const ScanSpec& spec, std::uint64_t first, std::uint64_t n, const Ke
   SKIPSTONE_CUDA_TRY(cudaGetLastError());
 }
 
-// Device memory released on every path.
-struct DeviceBytes {
-  void* p = nullptr;
-  explicit DeviceBytes(std::size_t bytes) { SKIPSTONE_CUDA_TRY(cudaMalloc(&p, bytes ? bytes : 1)); }
-  ~DeviceBytes() { cudaFree(p); }
-  DeviceBytes(const DeviceBytes&) = delete;
-  DeviceBytes& operator=(const DeviceBytes&) = delete;
-};
-
 // One slot of the engine: a stream, the event that ends its chunk, and device and pinned host
 // buffers of `capacity` trajectories laid out alike: the columns in request order, then the
 // events, then the statuses.
@@ -164,10 +172,13 @@ class Slot {
   explicit Slot(const std::vector<ColumnRequest>& requests) : requests_(requests) {
     SKIPSTONE_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     SKIPSTONE_CUDA_TRY(cudaEventCreateWithFlags(&end_, cudaEventDisableTiming));
+    SKIPSTONE_CUDA_TRY(cudaHostAlloc(reinterpret_cast<void**>(&finished_), sizeof *finished_, cudaHostAllocMapped));
+    SKIPSTONE_CUDA_TRY(cudaHostGetDevicePointer(reinterpret_cast<void**>(&finished_device_), finished_, 0));
   }
   ~Slot() {
     cudaStreamSynchronize(stream_);
     release();
+    cudaFreeHost(finished_);
     cudaEventDestroy(end_);
     cudaStreamDestroy(stream_);
   }
@@ -189,6 +200,10 @@ class Slot {
     out.events = reinterpret_cast<std::uint64_t*>(device_ + at);
     const std::uint64_t status_at = at + sizeof(std::uint64_t) * capacity_;
     out.status = reinterpret_cast<std::uint8_t*>(device_ + status_at);
+    if (done) {
+      *static_cast<volatile unsigned long long*>(finished_) = 0;
+      out.finished = finished_device_;
+    }
     launch(spec, first, n, out, stream_);
     for (std::size_t c = 0; c < requests_.size(); ++c) {
       const std::uint64_t offset = reinterpret_cast<char*>(out.columns[c]) - device_;
@@ -204,9 +219,21 @@ class Slot {
     done_ = done;
   }
 
+  // While the chunk runs, passes the kernel's count of finished trajectories on to `done`.
   ColumnsView wait() {
-    SKIPSTONE_CUDA_TRY(cudaEventSynchronize(end_));
-    if (done_) done_->fetch_add(view_.n, std::memory_order_relaxed);
+    if (done_) {
+      std::uint64_t passed = 0;  // of the kernel's count, added to *done_ so far
+      while (cudaEventQuery(end_) == cudaErrorNotReady) {
+        const std::uint64_t now = std::min<std::uint64_t>(*static_cast<volatile unsigned long long*>(finished_), view_.n);
+        if (now > passed) done_->fetch_add(now - passed, std::memory_order_relaxed);
+        passed = std::max(passed, now);
+        std::this_thread::sleep_for(kProgressPoll);
+      }
+      SKIPSTONE_CUDA_TRY(cudaEventSynchronize(end_));  // the chunk's failure, if it failed
+      done_->fetch_add(view_.n - passed, std::memory_order_relaxed);
+    } else {
+      SKIPSTONE_CUDA_TRY(cudaEventSynchronize(end_));
+    }
     done_ = nullptr;
     return view_;
   }
@@ -239,6 +266,8 @@ class Slot {
   std::vector<const double*> host_columns_ = std::vector<const double*>(kObservableCount);
   ColumnsView view_;
   DoneCounter* done_ = nullptr;
+  unsigned long long* finished_ = nullptr;         // mapped host memory: the kernel's count
+  unsigned long long* finished_device_ = nullptr;  // the same, as the device addresses it
 };
 
 class CudaEngine final : public ChunkEngine {
@@ -264,13 +293,34 @@ std::unique_ptr<ChunkEngine> make_engine(const ScanSpec& spec, const std::vector
   return std::make_unique<CudaEngine>(spec, requests);
 }
 
+ResultChunks::~ResultChunks() {
+  if (device_) cudaFree(device_);
+  if (host_) cudaFreeHost(host_);
+}
+
+const TrajectoryResult* ResultChunks::run(const ScanSpec& spec, std::uint64_t first, std::uint64_t count) {
+  if (count == 0) return host_;
+  if (count > capacity_) {
+    if (device_) cudaFree(device_);
+    if (host_) cudaFreeHost(host_);
+    device_ = host_ = nullptr;
+    capacity_ = 0;
+    SKIPSTONE_CUDA_TRY(cudaMalloc(reinterpret_cast<void**>(&device_), sizeof(TrajectoryResult) * count));
+    SKIPSTONE_CUDA_TRY(cudaMallocHost(reinterpret_cast<void**>(&host_), sizeof(TrajectoryResult) * count));
+    capacity_ = count;
+  }
+  KernelOutput whole;
+  whole.whole = device_;
+  launch(spec, first, count, whole, nullptr);
+  SKIPSTONE_CUDA_TRY(cudaMemcpy(host_, device_, sizeof(TrajectoryResult) * count, cudaMemcpyDeviceToHost));
+  return host_;
+}
+
 void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
                DoneCounter* done) {
-  DeviceBytes d(sizeof(TrajectoryResult) * count);
-  KernelOutput whole;
-  whole.whole = static_cast<TrajectoryResult*>(d.p);
-  launch(spec, first, count, whole, nullptr);
-  SKIPSTONE_CUDA_TRY(cudaMemcpy(out, d.p, sizeof(TrajectoryResult) * count, cudaMemcpyDeviceToHost));
+  ResultChunks chunks;
+  const TrajectoryResult* r = chunks.run(spec, first, count);
+  std::copy(r, r + count, out);
   if (done) done->fetch_add(count, std::memory_order_relaxed);
 }
 

@@ -20,6 +20,10 @@ std::uint64_t free_device_memory() { return 0; }
 void run_chunk(const ScanSpec&, std::uint64_t, std::uint64_t, TrajectoryResult*, DoneCounter*) {
   throw std::runtime_error("CUDA backend not built");
 }
+ResultChunks::~ResultChunks() = default;
+const TrajectoryResult* ResultChunks::run(const ScanSpec&, std::uint64_t, std::uint64_t) {
+  throw std::runtime_error("CUDA backend not built");
+}
 std::unique_ptr<ChunkEngine> make_engine(const ScanSpec&, const std::vector<ColumnRequest>&) {
   throw std::runtime_error("CUDA backend not built");
 }

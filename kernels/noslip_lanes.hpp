@@ -202,7 +202,7 @@ struct NoSlipLanes {
 
  private:
   // Lane l as a stepper in the lane state: the options that step() branches on are constants
-  // here (the chord observables on, the annulus off), so the stepper's pieces have no branches.
+  // here (the chord observables on, the annulus and the impulse ratios off), so the stepper's pieces have no branches.
   Stepper stepper(int l, const NoSlipRunOptions& opt) const {
     Stepper s;
     s.table = table_from<Table>(R[l], inv_R[l]);
@@ -211,6 +211,7 @@ struct NoSlipLanes {
     s.opt = opt;
     s.opt.caustics = true;
     s.opt.annulus = false;
+    s.opt.impulse_ratios = false;
     s.last = 0;
     s.pending = true;
     s.active = true;

@@ -8,7 +8,8 @@
 // piece as kn / kd and its coordinate rate C / kd (edge_arc.hpp), constant on a line, circle or
 // vertex piece and computed per lane from the ellipse's q; roll3's in-plane gravity per lane from
 // e1(q), e2(q) of its piece. The sines and cosines of q are poly_sincos's, so every lane loop
-// vectorises and is the scalar EdgeSystem::rhs's arithmetic, lane by lane.
+// vectorises and is the scalar EdgeSystem::rhs's arithmetic, lane by lane. In scalar type T
+// (double, or float for the float kernels: twice the lanes per register).
 #pragma once
 #include <cstdint>
 
@@ -21,15 +22,15 @@ namespace skipstone::cpu_lanes {
 // The edge system of W lanes (N = 6: roll3, N = 10: roll4), each on its own piece of the wall.
 // Ellipse: kn, kd, C and the frame depend on q (the ellipse table, semi-axes a, b); else kn, kd,
 // C are the pieces' constants and the frame e1_ref turned by turn (q - q_ref).
-template <int N, int W, bool Ellipse>
+template <class T, int N, int W, bool Ellipse>
 struct EdgeLanes {
-  double kn[W], kd[W], C[W], r[W], eta[W], G[W];
-  double turn[W], q_ref[W], e1x_ref[W], e1y_ref[W];  // line, circle, vertex
-  double a[W], b[W];                                 // ellipse
+  T kn[W], kd[W], C[W], r[W], eta[W], G[W];
+  T turn[W], q_ref[W], e1x_ref[W], e1y_ref[W];  // line, circle, vertex
+  T a[W], b[W];                                 // ellipse
 
   // Lane l on the piece of `sys`.
-  void set(int l, const EdgeSystem<N>& sys) {
-    const EdgeArc& arc = sys.arc;
+  void set(int l, const EdgeSystem<N, T>& sys) {
+    const EdgeArcT<T>& arc = sys.arc;
     kn[l] = arc.kn;
     kd[l] = arc.kd;
     C[l] = arc.kc;
@@ -44,55 +45,55 @@ struct EdgeLanes {
     G[l] = sys.G;
   }
 
-  __attribute__((always_inline)) void rhs(const double* y, double* f) const {
-    double n_q[W], d_q[W], C_q[W];
-    const double *n = kn, *d = kd, *c = C;
+  __attribute__((always_inline)) void rhs(const T* y, T* f) const {
+    T n_q[W], d_q[W], C_q[W];
+    const T *n = kn, *d = kd, *c = C;
     if constexpr (Ellipse) {
       for (int l = 0; l < W; ++l) ellipse_terms(a[l], b[l], y[5 * W + l], n_q[l], d_q[l], C_q[l]);
       n = n_q, d = d_q, c = C_q;
     }
     for (int l = 0; l < W; ++l) {
-      double fc, fs;
+      T fc, fs;
       edge_transversal_rhs<W>(n[l], d[l], c[l], r[l], eta[l], y + l, f + l, fc, fs);
       if constexpr (N == 10) longitudinal_rhs<W>(fc, fs, r[l], eta[l], G[l], y + l, f + l);
     }
     if constexpr (N == 6) {
       bool gravity = false;
-      for (int l = 0; l < W; ++l) gravity = gravity || G[l] != 0.0;
+      for (int l = 0; l < W; ++l) gravity = gravity || G[l] != T(0);
       if (!gravity) return;
       for (int l = 0; l < W; ++l) {  // as EdgeSystem::rhs, in the lanes with gravity
-        const double q = y[5 * W + l];
-        double e1y, e2y;
+        const T q = y[5 * W + l];
+        T e1y, e2y;
         if constexpr (Ellipse) ellipse_normal_y(a[l], b[l], q, e1y, e2y);
         else turned_normal_y(turn[l], q_ref[l], e1x_ref[l], e1y_ref[l], q, e1y, e2y);
-        double f0 = f[l], f1 = f[W + l];
+        T f0 = f[l], f1 = f[W + l];
         inplane_gravity_rhs(G[l], y[3 * W + l], e1y, e2y, f0, f1);
-        f[l] = G[l] != 0.0 ? f0 : f[l];
-        f[W + l] = G[l] != 0.0 ? f1 : f[W + l];
+        f[l] = G[l] != T(0) ? f0 : f[l];
+        f[W + l] = G[l] != T(0) ? f1 : f[W + l];
       }
     }
   }
 };
 
-// The trajectories of a roll3:<table> (N = 6) or roll4:<table> (N = 10) scan on table TK.
-template <int N, TableKind TK, int W>
+// The trajectories of a roll3:<table> (N = 6) or roll4:<table> (N = 10) scan on table TK, in T.
+template <class T, int N, TableKind TK, int W>
 struct TableRollTrajectories {
-  using Scalar = double;
+  using Scalar = T;
   using Table = decltype(plane_table_of<TK>(std::declval<const ScanSpec&>(), std::declval<const ScanPoint&>()));
-  using Wall = TableWall<Table, N>;
-  using Sys = EdgeSystem<N>;
-  using Stepper = RimStepper<kRimExtrapolationDepth, Sys, double>;
+  using Wall = TableWall<Table, N, T>;
+  using Sys = EdgeSystem<N, T>;
+  using Stepper = RimStepper<kRimExtrapolationDepth, Sys, T>;
   static constexpr int kLanes = W;
   static constexpr std::uint64_t kBlock = 2 * W;  // trajectories per block (each has many passages)
 
-  EdgeLanes<N, W, TK == TableKind::ellipse> lanes{};
+  EdgeLanes<T, N, W, TK == TableKind::ellipse> lanes{};
   TableRollRun<Wall> run[W];
   const ScanSpec* spec;
   DiscardSink sink;
 
   TableRollTrajectories(const ScanSpec& s) : spec(&s) {
     for (int l = 0; l < W; ++l)  // lanes never filled compute on finite numbers
-      lanes.r[l] = lanes.kd[l] = lanes.C[l] = lanes.a[l] = lanes.b[l] = 1.0;
+      lanes.r[l] = lanes.kd[l] = lanes.C[l] = lanes.a[l] = lanes.b[l] = T(1);
   }
 
   bool begin(int l, std::uint64_t index, Stepper& stepper, TrajectoryResult& out) {
@@ -106,21 +107,21 @@ struct TableRollTrajectories {
       out = masked_result();
       return false;
     }
-    run[l].start(table_wall<N>(table), m, s, opt, sink);
+    run[l].start(table_wall<N, T>(table), roll_model_as<T>(m), plate_state_as<T>(s), opt, sink);
     if (entry_part < 0) return fly(l, stepper, out);
-    double y[N];
+    T y[N];
     run[l].enter_at_start(entry_part, y);
     start_piece(l, stepper, y);
     return true;
   }
-  void take(int l, Stepper& stepper, double* y, double err) {
+  void take(int l, Stepper& stepper, T* y, T err) {
     auto steps = run[l].edge_steps(sink);
     stepper.take(y, err, steps);
   }
   // The passage over lane l's piece is over: the next piece, or the junction and the flight to
   // the next passage.
   bool next_passage(int l, Stepper& stepper, TrajectoryResult& out) {
-    double y[N];
+    T y[N];
     const EdgeEnd next = run[l].leave_piece(stepper.run(), y);
     if (next == EdgeEnd::over) {
       out = run[l].result();
@@ -133,7 +134,7 @@ struct TableRollTrajectories {
 
  private:
   bool fly(int l, Stepper& stepper, TrajectoryResult& out) {
-    double y[N];
+    T y[N];
     if (!run[l].fly_to_edge(sink, y)) {
       out = run[l].result();
       return false;
@@ -141,10 +142,10 @@ struct TableRollTrajectories {
     start_piece(l, stepper, y);
     return true;
   }
-  void start_piece(int l, Stepper& stepper, const double* y) {
+  void start_piece(int l, Stepper& stepper, const T* y) {
     lanes.set(l, run[l].sys);
     auto steps = run[l].edge_steps(sink);
-    stepper.start(run[l].sys, y, run[l].t_left(), run[l].steps_left(), steps);
+    stepper.start(run[l].sys, y, T(run[l].t_left()), run[l].steps_left(), steps);
   }
 };
 

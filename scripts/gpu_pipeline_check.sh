@@ -2,8 +2,10 @@
 # The chunk pipeline on a GPU (scripts/gpu_check.sh runs this): a Figure-18 map of 256 x 256
 # in chunks of 8192 (8 chunks through both slots and streams of the CUDA engine), compared
 # with the CPU map; the same run killed once its first chunk is checkpointed and resumed, which
-# must equal the uninterrupted CUDA run byte for byte; and, with several GPUs, --devices over
-# all of them, which must equal one device byte for byte.
+# must equal the uninterrupted CUDA run byte for byte; a run of one large chunk whose progress
+# lines must move inside the chunk (the kernel's count of finished trajectories, passed on while
+# the chunk runs); and, with several GPUs, --devices over all of them, which must equal one
+# device byte for byte.
 #
 #   scripts/gpu_pipeline_check.sh SKIPSTONE OUT_DIR PYTHON
 set -uo pipefail
@@ -35,6 +37,20 @@ wait $pid 2>/dev/null
 if [ -d "$out/pipe_resumed/.checkpoint" ]; then
   "$bin" run $cfg "${grid[@]}" --backend cuda --out "$out/pipe_resumed" --resume || fail=1
   same "$out/pipe_cuda" "$out/pipe_resumed" "resumed CUDA run vs uninterrupted"
+fi
+
+# one chunk of 2048 x 2048 with a long t_max; off a terminal a progress line comes once a second
+"$bin" run $cfg --set 'scan.axes[0].n=2048' --set 'scan.axes[1].n=2048' --set 'stop.t_max=2000' --chunk 4194304 \
+  --backend cuda --no-checkpoint --out "$out/pipe_progress" >/dev/null 2>"$out/pipe_progress.err" || fail=1
+lines=$(grep -cE '[0-9]+\.[0-9]%' "$out/pipe_progress.err")
+inside=$(grep -oE '[0-9]+\.[0-9]%' "$out/pipe_progress.err" | grep -cvE '^(0\.0|100\.0)%$')
+if [ "$inside" -gt 0 ]; then
+  echo "progress inside one chunk: $inside of $lines progress lines between 0% and 100%"
+elif [ "$lines" -lt 3 ]; then
+  echo "progress inside one chunk: not seen, the run printed $lines progress lines only (too short a run to tell)"
+else
+  echo "progress inside one chunk: all $lines progress lines at 0% or 100%: the kernel's count was not passed on"
+  fail=1
 fi
 
 gpus=$(nvidia-smi -L 2>/dev/null | wc -l)

@@ -1,20 +1,26 @@
 // Backend agreement: the CPU backend (Thrust/OpenMP) gives bit-identical results to a scalar
 // loop over simulate_trajectory; results do not depend on the chunk size or the thread count;
-// the CUDA backend agrees with the CPU where a GPU is present and is skipped cleanly where not,
+// the CUDA backend agrees with the CPU where a GPU is present (and its engine reports progress
+// from inside a chunk) and is skipped cleanly where not,
 // and on every machine the kernel compiled with FMA contraction (as nvcc compiles it) agrees
 // within the same tolerances. The configs include the float kernels (disc, cylinder:disc, the
-// Figure-18 system).
+// Figure-18 system, roll4:disc, roll4:stadium, roll3:ellipse).
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
 #include "backends.hpp"
+#include "chunk_engine.hpp"
 #include "fma_contracted_kernel.hpp"
 #include "scan_runner.hpp"
 #include "skipstone/simulate.hpp"
@@ -30,7 +36,8 @@ using nlohmann::json;
 // not, so results agree to round-off amplified by the dynamics, not bitwise. Each config's
 // horizon is short enough that this amplification stays far below the tolerance (the stadium is
 // chaotic: 10 impacts; the rectangle with gravity: 20; the rolling stadium and polygon: 6
-// passages, where 12 let one slow trajectory in 100 drift by 1e-7), and it compares only observables that
+// passages, where 12 let one slow trajectory in 100 drift by 1e-7; the float rolling stadium: 3,
+// where 6 let one in 100 end differently), and it compares only observables that
 // are functions of the trajectory, not of where the integrator happened to step (z_min/z_max of
 // roll4:disc are sampled at the rim passages' steps; they differ by up to 1.5e-4 between FMA and
 // non-FMA builds while the trajectories agree to 1e-12). Differences are relative to 1 + |CPU value|.
@@ -38,9 +45,10 @@ constexpr double kCudaAgreement = 1e-8;
 // The float no-slip kernels: float round-off (eps 1.2e-7) over 100 impacts; FMA contraction
 // alone moved t_end by up to 5e-6 and the caustic radii by 1e-6.
 constexpr double kCudaFloatAgreement = 1e-4;
-// The float rim integrators (the Figure-18 system, roll4:disc) work at rtol = atol = 1e-5, and
-// the Figure-18 exit times are within 5.8e-4 of double (benchmarks/RESULTS.md); FMA contraction
-// alone moved exit_arc by 1.2e-4 and roll4:disc's z_final by 1.1e-4 (40 rim passages).
+// The float rim integrators (the Figure-18 system, roll4:disc, the rolling tables) work at
+// rtol = atol = 1e-5, and the Figure-18 exit times are within 5.8e-4 of double
+// (benchmarks/RESULTS.md); FMA contraction alone moved exit_arc by 1.2e-4 and roll4:disc's
+// z_final by 1.1e-4 (40 rim passages).
 constexpr double kCudaFloatRimAgreement = 2e-3;
 
 struct Observable {
@@ -121,6 +129,12 @@ std::vector<BackendCase> mixed_cases() {
                                             {"param": "v2", "min": -1, "max": 1, "n": 10}]},
           "stop": {"max_events": 6, "t_max": 20.0}})",
        {{kTEnd, kZFinal, kZDrift}, kCudaAgreement}},
+      {R"({"system": "roll4:stadium", "parameters": {"eta": 0.5, "r": 0.1, "g_effective": 0.5},
+          "initial": {"x2": 0.2, "S12": 0.3, "S23": -0.5, "v3": 0.2},
+          "scan": {"type": "grid", "axes": [{"param": "x1", "min": -1.5, "max": 1.5, "n": 10},
+                                            {"param": "v2", "min": -1, "max": 1, "n": 10}]},
+          "stop": {"max_events": 3, "t_max": 20.0}, "options": {"precision": "float"}})",
+       {{kTEnd, kZFinal, kZDrift}, kCudaFloatRimAgreement}},
       {R"({"system": "roll3:polygon", "parameters": {"eta": 0.5, "r": 0.1, "g": 0.4,
             "vertices": [[1, 0], [0, 1], [-1, 0], [0, -1]]},
           "initial": {"x1": 0.1, "S12": 0.2},
@@ -135,6 +149,13 @@ std::vector<BackendCase> mixed_cases() {
                                             {"param": "S12", "min": -0.9, "max": 0.9, "n": 4}]},
           "stop": {"t_max": 50.0}})",
        {{kExitTime, kExitArc}, kCudaAgreement}},
+      {R"({"system": "roll3:ellipse", "parameters": {"eta": 0.5, "r": 0.2},
+          "initial": {"start": "rim_entry", "speed": 1.0},
+          "scan": {"type": "grid", "axes": [{"param": "boundary_s", "min": 0, "max": 1, "n": 8},
+                                            {"param": "v2", "min": -0.9, "max": 0.9, "n": 8},
+                                            {"param": "S12", "min": -0.9, "max": 0.9, "n": 4}]},
+          "stop": {"t_max": 50.0}, "options": {"precision": "float"}})",
+       {{kExitTime, kExitArc}, kCudaFloatRimAgreement}},
   };
   std::vector<BackendCase> out;
   for (const auto& [text, agreement] : cases) out.push_back({json::parse(text), agreement.first, agreement.second});
@@ -318,6 +339,43 @@ TEST(Backends, CudaMatchesCpu) {
     cuda::run_chunk(rc.spec, 0, rc.spec.count, b.data());
     expect_agreement(c, a, b, "CUDA");
   }
+}
+
+// The CUDA engine passes the kernel's count of finished trajectories (advanced block by block)
+// on to the progress counter while a chunk runs: sampled from another thread, the counter stands
+// strictly between 0 and the chunk's size at least once, and it ends at the size exactly.
+TEST(Backends, CudaCountsTrajectoriesInsideAChunk) {
+  std::string why;
+  if (!cuda::available(&why)) GTEST_SKIP() << "CUDA backend not usable here: " << why;
+  // 1500 x 1500 = 2.25e6 trajectories in one chunk: several waves of a large GPU's resident threads
+  const RunConfig rc = testing::config_from(json::parse(R"({"system": "roll4:disc",
+      "parameters": {"R": 1.0, "r": 0.1, "eta": 0.5, "g_effective": 1.0},
+      "initial": {"start": "plate", "x2": 0.0, "z": 0.0, "v1": -2.0, "v2": 1.0, "v3": 0.0, "S13": 0.0, "S23": -1.0},
+      "scan": {"type": "grid", "axes": [{"param": "x1", "min": -0.95, "max": 0.95, "n": 1500},
+                                        {"param": "S12", "min": -2.0, "max": 2.0, "n": 1500}]},
+      "stop": {"t_max": 20.0}, "observables": ["status"]})"));
+  const std::unique_ptr<ChunkEngine> engine = cuda::make_engine(rc.spec, column_requests(rc));
+  DoneCounter done{0};
+  std::atomic<bool> running{true};
+  int inside = 0;
+  std::thread watcher([&] {
+    while (running.load()) {
+      const std::uint64_t d = done.load();
+      if (d > 0 && d < rc.spec.count) ++inside;
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+  });
+  const auto t0 = std::chrono::steady_clock::now();
+  engine->submit(0, 0, rc.spec.count, &done);
+  const ColumnsView v = engine->wait(0);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  running = false;
+  watcher.join();
+  EXPECT_EQ(v.n, rc.spec.count);
+  EXPECT_EQ(done.load(), rc.spec.count);
+  EXPECT_GT(inside, 0) << "the counter only moved when the chunk of " << seconds << " s ended";
+  std::printf("CUDA chunk of %llu trajectories: %.3f s, counter seen inside it %d times\n",
+              static_cast<unsigned long long>(rc.spec.count), seconds, inside);
 }
 
 }  // namespace

@@ -59,17 +59,17 @@ TEST_F(CliTest, BenchQuickWritesJsonWithPositiveRates) {
   // roll4:disc, so that their ratio is one of the cost of a step alone
   EXPECT_EQ(b["roll4_table_disc_gravity"]["events"], b["roll4_disc_gravity"]["events"]);
   EXPECT_EQ(b["roll4_table_disc_gravity"]["status_counts"], b["roll4_disc_gravity"]["status_counts"]);
-  for (const char* rate : {"steps", "trajectories", "rim_passages"})
-    expect_positive_rate(b["roll3_stadium_gravity"]["backend"], rate, "roll3 stadium");
+  for (const char* key : {"roll3_stadium_gravity", "roll3_ellipse_gravity"})
+    for (const char* rate : {"steps", "trajectories", "rim_passages"}) expect_positive_rate(b[key]["backend"], rate, key);
   for (const char* rate : {"unmasked_points", "all_points", "steps"})
     expect_positive_rate(b["roll3_stadium_rim_map"]["backend"], rate, "roll3 stadium map");
-  for (const char* key : {"roll3_stadium_gravity", "roll3_stadium_rim_map"}) {
+  for (const char* key : {"roll3_stadium_gravity", "roll3_ellipse_gravity", "roll3_stadium_rim_map"}) {
     EXPECT_EQ(b[key]["over_baseline"]["baseline"], "figure18") << key;
     EXPECT_GT(b[key]["over_baseline"]["1_thread_side_by_side"]["steps"].get<double>(), 0.0) << key;
   }
   // the rolling tables' lanes over one trajectory at a time, side by side on 1 thread
   for (const char* key : {"roll4_stadium_gravity", "roll4_ellipse_gravity", "roll3_stadium_gravity",
-                          "roll3_stadium_rim_map"}) {
+                          "roll3_ellipse_gravity", "roll3_stadium_rim_map"}) {
     expect_positive_rate(b[key]["scalar_loop_1_thread"], "steps", key);
     EXPECT_GT(b[key]["over_baseline"]["1_thread_side_by_side_over_own_scalar_loop"]["steps"].get<double>(), 0.0) << key;
   }
@@ -78,6 +78,12 @@ TEST_F(CliTest, BenchQuickWritesJsonWithPositiveRates) {
                           "roll3_stadium_rim_map"})
     expect_positive_rate(j["side_by_side_1_thread"][run], "steps", run);
   EXPECT_GT(b["roll3_stadium_rim_map"]["status_counts"]["exited"].get<std::uint64_t>(), 0u);
+  // the tangent dynamics' cost: the Lyapunov run's impacts/s over the plain run of the same scan
+  expect_positive_rate(b["cylinder_stadium_lyapunov"]["backend"], "impacts", "cylinder_stadium_lyapunov");
+  EXPECT_EQ(b["cylinder_stadium_lyapunov"]["over_baseline"]["baseline"], "cylinder_stadium");
+  for (const char* where : {"all_threads", "1_thread_side_by_side"})
+    EXPECT_GT(b["cylinder_stadium_lyapunov"]["over_baseline"][where]["impacts"].get<double>(), 0.0) << where;
+  EXPECT_EQ(b["cylinder_stadium_lyapunov"]["events"], b["cylinder_stadium"]["events"]);
   EXPECT_GT(b["figure18"]["steps"].get<std::uint64_t>(), b["figure18"]["unmasked"].get<std::uint64_t>());
   // the Figure-18 flop rate counts GBS steps (not exits or grid points)
   const double f18_flops = b["figure18"]["backend"]["fp64_flops"].get<double>();
@@ -144,8 +150,16 @@ TEST_F(CliTest, BenchPrecisionFloatReportsTheAccuracyCost) {
   EXPECT_LT(r4["observables"]["rho_even"]["abs_diff_median"].get<double>(), kQuickFloatMedianCausticRadius);
   EXPECT_LT(r4["energy_error_max_float"].get<double>(), skipstone::kFloatEnergyTolerance);
 
-  // the general rolling tables have no float kernel: their double runs alone, said so
-  for (const char* key : {"roll4_stadium_gravity", "roll4_ellipse_gravity", "roll3_stadium_rim_map"}) {
+  // the rolling tables under gravity in float: the same outcome, float-sized energy errors
+  for (const char* key : {"roll4_stadium_gravity", "roll4_ellipse_gravity", "roll3_stadium_gravity",
+                          "roll3_ellipse_gravity"}) {
+    const json& a = expect_float_run(b, key, {"z_min", "z_drift"}, "steps");
+    EXPECT_EQ(a["trajectories_compared"].get<std::uint64_t>(), b[key]["trajectories"].get<std::uint64_t>()) << key;
+    EXPECT_GT(a["energy_error_max_float"].get<double>(), 0.0) << key;
+    EXPECT_LT(a["energy_error_max_float"].get<double>(), skipstone::kFloatEnergyTolerance) << key;
+  }
+  // the workloads without a float run: their double runs alone, said so
+  for (const char* key : {"roll4_table_disc_gravity", "roll3_stadium_rim_map"}) {
     EXPECT_TRUE(b[key]["float"].is_string()) << key << ": " << b[key]["float"].dump();
     expect_positive_rate(b[key]["backend"], "steps", key);
   }

@@ -1,7 +1,8 @@
 // The chunk machinery shared by every backend: chunk sizing from a device's figures (an H200
 // and a CPU), the double-buffered pipeline's in-order delivery when an engine finishes chunks
-// out of order, the CPU backend through the pipeline bit for bit equal to one whole-range
-// reduction, and a run stopped between chunks and resumed from its checkpoint equal to an
+// out of order, the CPU engine (a chunk runs on a thread of its own: submit returns at once, a
+// failure reaches wait), the CPU backend through the pipeline bit for bit equal to one
+// whole-range reduction, and a run stopped between chunks and resumed from its checkpoint equal to an
 // uninterrupted one.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -10,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <future>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -19,6 +21,7 @@
 #include "chunk_pipeline.hpp"
 #include "chunk_sizing.hpp"
 #include "config.hpp"
+#include "cpu_engine.hpp"
 #include "scan_runner.hpp"
 #include "statistics.hpp"
 
@@ -208,6 +211,44 @@ TEST(ChunkPipeline, CpuChunksThroughThePipelineEqualOneWholeReductionBitForBit) 
   options.chunk_override = kStatsBlock;  // 6 chunks, through both slots several times
   const RangeResult piped = run_scan_range(rc, BackendChoice{Backend::cpu, "cpu"}, options);
   expect_identical(reference, piped);
+}
+
+// The CPU engine runs a chunk on a thread of its own: submit() returns before the chunk is done,
+// so that the pipeline's reduction of one chunk overlaps the next one.
+TEST(CpuEngine, SubmitReturnsBeforeTheChunkIsDone) {
+  RunConfig rc = scan_config();
+  rc.spec.count = 40 * kStatsBlock;  // long enough on one thread that the check below is not a race
+  const int threads = cpu::max_threads();
+  cpu::set_threads(1);
+  const std::unique_ptr<ChunkEngine> engine = make_cpu_engine(rc.spec, column_requests(rc));
+  DoneCounter done{0};
+  engine->submit(0, 0, rc.spec.count, &done);
+  const std::uint64_t done_at_return = done.load();
+  const ColumnsView v = engine->wait(0);
+  cpu::set_threads(threads);
+  EXPECT_LT(done_at_return, rc.spec.count) << "submit() ran the whole chunk before returning";
+  EXPECT_EQ(done.load(), rc.spec.count);
+  EXPECT_EQ(v.n, rc.spec.count);
+}
+
+TEST(CpuEngine, AFailedChunkThrowsFromWaitAndTheEngineGoesOn) {
+  const RunConfig rc = scan_config();
+  const std::unique_ptr<ChunkEngine> engine = make_cpu_engine(rc.spec, column_requests(rc));
+  engine->submit(0, 0, std::uint64_t{1} << 62, nullptr);  // no buffer holds this many results
+  EXPECT_THROW(engine->wait(0), std::exception);
+  engine->submit(0, 0, 10, nullptr);
+  EXPECT_EQ(engine->wait(0).n, 10u);
+  EXPECT_THROW(engine->wait(1), std::logic_error) << "a slot with no chunk";
+}
+
+TEST(CpuEngine, DestroyedWithChunksInFlightItStops) {
+  const RunConfig rc = scan_config();
+  for (int k = 0; k < 20; ++k) {
+    const std::unique_ptr<ChunkEngine> engine = make_cpu_engine(rc.spec, column_requests(rc));
+    engine->submit(0, 0, kStatsBlock, nullptr);
+    engine->submit(1, kStatsBlock, kStatsBlock, nullptr);
+    if (k % 2) engine->wait(0);
+  }
 }
 
 // The chunk folders a checkpoint in `out` has saved so far.

@@ -13,33 +13,11 @@
 #include "config_error.hpp"
 #include "skipstone/noslip_model.hpp"
 #include "skipstone/simulate.hpp"
+#include "raw_jacobian.hpp"
 
 namespace {
 
 using namespace skipstone;
-
-// The raw tangent map: five vectors started as the identity and never renormalised, so that
-// after a run they are the columns of the Jacobian of the flow over it. drop_curvature: the
-// tangent map with kappa = 0 (what a tangent map without the curvature term would give).
-struct RawJacobian {
-  PhaseVector2D v[kPhaseDim2D];
-  bool drop_curvature = false;
-  void start(Vec2, const State2D&, double, int) {
-    for (int j = 0; j < kPhaseDim2D; ++j) {
-      double c[kPhaseDim2D] = {0, 0, 0, 0, 0};
-      c[j] = 1.0;
-      v[j] = from_components(c);
-    }
-  }
-  void fly(double dt) {
-    for (PhaseVector2D& w : v) w = tangent_flight(w, dt);
-  }
-  void collide(TangentImpact im) {
-    if (drop_curvature) im.kappa = 0.0;
-    for (PhaseVector2D& w : v) w = tangent_collide(w, im);
-  }
-  void write(TrajectoryResult&, double, std::uint64_t) const {}
-};
 
 NoSlipStart<Vec2, State2D> interior_start(const double z[kPhaseDim2D]) {
   return {{z[0], z[1]}, {{z[2], z[3]}, z[4]}, -1, false, {0.0, 0.0}};
@@ -47,7 +25,7 @@ NoSlipStart<Vec2, State2D> interior_start(const double z[kPhaseDim2D]) {
 
 // A run to t_max; one Lyapunov vector where the stepper has a LyapunovFrame2D.
 NoSlipRunOptions horizon(double t_max) {
-  return {t_max, UINT64_MAX, 1e-9, 1.0, false, false, 0.0, 1};
+  return {t_max, UINT64_MAX, 1e-9, 1.0, false, false, 0.0, 1, false, nullptr};
 }
 
 // The stepper of (table, gamma, g) run from z to t_max.
@@ -57,7 +35,7 @@ NoSlipStepper<Table, Vec2, State2D, kGravity, Tangent> run_from(const Table& tab
                                                                 bool drop_curvature = false) {
   NoSlipStepper<Table, Vec2, State2D, kGravity, Tangent> s;
   DiscardSink sink;
-  if constexpr (std::is_same_v<Tangent, RawJacobian>) s.tangent.drop_curvature = drop_curvature;
+  if constexpr (std::is_same_v<Tangent, RawJacobian2D>) s.tangent.flat_wall = drop_curvature;
   s.start(table, noslip_coefficients(gamma), g, interior_start(z), horizon(t_max), sink);
   while (s.step(sink)) {
   }
@@ -77,7 +55,7 @@ template <bool kGravity, class Table>
 double jacobian_mismatch(const Table& table, double gamma, double g, const double z[kPhaseDim2D], double t_max,
                          bool drop_curvature, std::uint64_t* impacts) {
   constexpr double h = 1e-7;
-  const auto ref = run_from<kGravity, RawJacobian>(table, gamma, g, z, t_max, drop_curvature);
+  const auto ref = run_from<kGravity, RawJacobian2D>(table, gamma, g, z, t_max, drop_curvature);
   EXPECT_EQ(ref.status, Status::finished);
   *impacts = ref.events;
   double worst = 0.0;
@@ -175,7 +153,7 @@ TEST(LyapunovLargest, AgreesWithTwoNeighbouringTrajectories) {
     const StadiumTable table{1.0, 1.0};
     LyapunovFrame2D frame;
     const State2D st0{{kStart[2], kStart[3]}, kStart[4]};
-    frame.start({kStart[0], kStart[1]}, st0, 0.0, 1);
+    frame.start(Vec2{kStart[0], kStart[1]}, st0, 0.0, 1);
     double z[kPhaseDim2D], d[kPhaseDim2D];
     for (int i = 0; i < kPhaseDim2D; ++i) {
       z[i] = kStart[i];
@@ -294,11 +272,11 @@ std::string rejection(const std::string& text) {
 }
 
 TEST(LyapunovConfig, ModelsWithoutTangentDynamicsAreRejectedNamingTheSystemsThatHaveThem) {
-  const std::string e = rejection(R"({"system": "sphere", "parameters": {"gamma": 0.5}, "stop": {"t_max": 10},
+  const std::string e = rejection(R"({"system": "roll4:planes", "parameters": {"r": 0.1, "gamma": 0.5}, "stop": {"t_max": 10},
                                       "observables": ["lyapunov"]})");
   EXPECT_NE(e.find("observables[0]"), std::string::npos) << e;
-  EXPECT_NE(e.find("\"lyapunov\" is not an observable of system sphere"), std::string::npos) << e;
-  EXPECT_NE(e.find("disc, strip, stadium, rectangle, polygon, ellipse and sinai"), std::string::npos) << e;
+  EXPECT_NE(e.find("\"lyapunov\" is not an observable of system roll4:planes"), std::string::npos) << e;
+  EXPECT_NE(e.find("disc, strip, stadium, rectangle, polygon, ellipse, sinai, sphere, cylinder:disc"), std::string::npos) << e;
   const std::string roll = rejection(R"({"system": "roll3:stadium", "parameters": {"r": 0.1, "gamma": 0.5}, "stop": {"t_max": 10},
                                          "observables": ["lyapunov_spectrum"]})");
   EXPECT_NE(roll.find("not an observable of system roll3:stadium"), std::string::npos) << roll;

@@ -102,4 +102,18 @@ TEST(SystemTraits, KernelResourcesReadsTheEnums) {
   EXPECT_EQ(tables.size(), static_cast<std::size_t>(skipstone::TableKind::none) + 1);
 }
 
+// The systems with a float kernel (options.precision float), as docs/config.md and
+// docs/numerics.md list them: the no-slip disc and cylinder:disc, roll4:disc and its Figure-18
+// system, and every rolling table roll3:<table>, roll4:<table>.
+TEST(SystemTraits, FloatKernelsAreTheListedSystems) {
+  const std::set<std::string> listed = {"disc", "cylinder:disc", "roll4:disc-transversal", "roll4:disc",
+                                        "roll3:disc", "roll3:stadium", "roll3:ellipse", "roll3:rectangle",
+                                        "roll3:polygon", "roll3:sinai", "roll4:stadium", "roll4:ellipse",
+                                        "roll4:rectangle", "roll4:polygon", "roll4:sinai"};
+  std::set<std::string> with_float;
+  for (const skipstone::SystemTraits& t : kSystems)
+    if (t.float_kernel) with_float.insert(t.name);
+  EXPECT_EQ(with_float, listed);
+}
+
 }  // namespace

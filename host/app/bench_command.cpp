@@ -44,7 +44,9 @@ const char* const kBenchHelp =
     "                       [--scaling [--max-trajectories N]]\n"
     "\n"
     "Times fixed workloads, each with 1 warm-up run and N timed runs (default 5; median and\n"
-    "min/max): no-slip disc (impacts/s), no-slip cylinder:disc with gravity (impacts/s), the\n"
+    "min/max): no-slip disc (impacts/s), no-slip cylinder:disc with gravity (impacts/s),\n"
+    "no-slip cylinder:stadium with gravity without and with the largest Lyapunov exponent (the\n"
+    "tangent dynamics' cost: its rates over the plain run's, side by side too), the\n"
     "Figure-18 map of roll4:disc-transversal (trajectories/s, integrator steps/s),\n"
     "roll4:disc with gravity (steps/s, trajectories/s) and, on the general rolling tables,\n"
     "roll4:stadium and roll4:ellipse in the same setting, roll4:stadium with half_length 0 (the\n"
@@ -64,13 +66,13 @@ const char* const kBenchHelp =
     "--max-trajectories (default 1e8, about 2 minutes on 2 CPU cores; 1e4 with --quick) and, on\n"
     "the CPU, for 1, 2, ... threads; a sample repeats a short scan until it lasts 0.25 s, and\n"
     "the points are timed side by side, one sample of each per round.\n"
-    "--precision float: every workload runs in double as above and, where it has a float kernel\n"
-    "(not the general rolling tables), in float, timed the same way (the Figure-18 map and\n"
-    "roll4:disc at rtol = atol = 1e-5: a float GBS cannot reach the double settings). Each\n"
-    "reports its accuracy cost against the double run of the same trajectories: the fraction\n"
-    "whose status (or exit side) differs, the float run's largest energy error, and max and\n"
-    "median |float - double| of exit_time (Figure 18), rho_even and rho_odd (the others;\n"
-    "cylinder:disc and roll4:disc also z_drift).\n"
+    "--precision float: every workload runs in double as above and, where it has a float run\n"
+    "(all but the roll4:stadium disc and the roll3:stadium exit map), in float, timed the same\n"
+    "way (the rolling systems at rtol = atol = 1e-5: a float GBS cannot reach the double\n"
+    "settings). Each reports its accuracy cost against the double run of the same trajectories:\n"
+    "the fraction whose status (or exit side) differs, the float run's largest energy error,\n"
+    "and max and median |float - double| of exit_time (Figure 18), rho_even and rho_odd (disc,\n"
+    "cylinder:disc, roll4:disc; these two also z_drift), z_min and z_drift (the rolling tables).\n"
     "--reps N: 1 to 1000.\n"
     "--json FILE: everything measured, with the machine, backend, load averages and configs;\n"
     "- for standard output (the report then goes to standard error). An existing FILE is\n"
@@ -149,17 +151,38 @@ std::vector<Workload> workloads(const WorkloadSizes& z) {
   const std::vector<RateDef> map_rates = {{"unmasked_points", "trajectories/s", &EnsembleTotals::unmasked},
                                           {"all_points", "trajectories/s", &EnsembleTotals::trajectories},
                                           {"steps", "steps/s", &EnsembleTotals::steps}};
-  const auto roll4_table = [&](const char* key, const char* title, const char* system, const json& table) {
-    return Workload{key, title, roll4_table_gravity_config(system, table, z.roll4_count, z.roll4_t_max), roll_rates, {},
-                    nullptr, {}, true, "roll4_disc_gravity"};
+  const std::vector<ComparedObservable> heights = {{"z_min", &TrajectoryResult::z_min},
+                                                   {"z_drift", &TrajectoryResult::z_drift}};
+  // a rolling table's workload, with its float run where `with_float`
+  const auto roll_table = [&](const char* key, const char* title, const json& config, bool with_float,
+                              const char* baseline) {
+    return Workload{key, title, config, roll_rates, {}, with_float ? float_kernel_config(config) : json(nullptr),
+                    with_float ? heights : std::vector<ComparedObservable>{}, true, baseline};
+  };
+  const auto roll4_table = [&](const char* key, const char* title, const char* system, const json& table,
+                               bool with_float) {
+    return roll_table(key, title, roll4_table_gravity_config(system, table, z.roll4_count, z.roll4_t_max), with_float,
+                      "roll4_disc_gravity");
+  };
+  const auto roll3_table = [&](const char* key, const char* title, const char* system, const json& table) {
+    return roll_table(key, title, roll3_table_gravity_config(system, table, z.roll4_count, z.roll4_t_max), true,
+                      "figure18");
   };
   return {
       {"disc", "no-slip disc, gamma = sqrt(2/3), boundary start", disc_config(z.disc_count, z.disc_events),
        {impacts}, {kDiscFlopsPerImpact, &EnsembleTotals::events}, float_kernel_config(disc_config(z.disc_count, z.disc_events)),
        caustics, true, ""},
+      {"disc_impulse_ratios", "no-slip disc as above, with impulse_ratio_max and impulse_ratio_mean (off the SIMD lanes)",
+       disc_impulse_config(z.disc_count, z.disc_events), {impacts}, {}, nullptr, {}, false, "disc"},
+      {"disc_holes", "no-slip disc with one hole in the wall (stop.holes), same setting",
+       disc_holes_config(z.disc_count, z.disc_events), {impacts}, {}, nullptr, {}, false, "disc"},
       {"cylinder_disc_gravity", "no-slip cylinder:disc, g = 1, impact start",
        cylinder_config(z.cyl_count, z.cyl_events), {impacts}, {}, float_kernel_config(cylinder_config(z.cyl_count, z.cyl_events)),
        {caustics[0], caustics[1], {"z_drift", &TrajectoryResult::z_drift}}, false, ""},
+      {"cylinder_stadium", "no-slip cylinder:stadium, g = 0.4, impact start",
+       cylinder_stadium_config(z.cyl_count, z.cyl_events, false), {impacts}, {}, nullptr, {}, false, ""},
+      {"cylinder_stadium_lyapunov", "the same with the largest Lyapunov exponent (tangent dynamics)",
+       cylinder_stadium_config(z.cyl_count, z.cyl_events, true), {impacts}, {}, nullptr, {}, false, "cylinder_stadium"},
       {"figure18", "roll4:disc-transversal Figure-18 map, rtol = atol = 1e-11", figure18_grid_config(z.fig18_n),
        map_rates, {kFigure18FlopsPerStep, &EnsembleTotals::steps},
        float_kernel_config(figure18_grid_config(z.fig18_n, kFloatDefaultTolerance)),
@@ -169,13 +192,15 @@ std::vector<Workload> workloads(const WorkloadSizes& z) {
        {}, float_kernel_config(roll4_gravity_config(z.roll4_count, z.roll4_t_max)),
        {caustics[0], caustics[1], {"z_drift", &TrajectoryResult::z_drift}}, true, ""},
       roll4_table("roll4_table_disc_gravity", "roll4:stadium, half_length 0 (the disc, general table model), same setting",
-                  "roll4:stadium", {{"half_length", 0.0}, {"R", 1.0}}),
+                  "roll4:stadium", {{"half_length", 0.0}, {"R", 1.0}}, false),
       roll4_table("roll4_stadium_gravity", "roll4:stadium, half_length 1, R 1, same setting", "roll4:stadium",
-                  {{"half_length", 1.0}, {"R", 1.0}}),
+                  {{"half_length", 1.0}, {"R", 1.0}}, true),
       roll4_table("roll4_ellipse_gravity", "roll4:ellipse, a 2, b 1, same setting", "roll4:ellipse",
+                  {{"a", 2.0}, {"b", 1.0}}, true),
+      roll3_table("roll3_stadium_gravity", "roll3:stadium with in-plane gravity g_effective 1", "roll3:stadium",
+                  {{"half_length", 1.0}, {"R", 1.0}}),
+      roll3_table("roll3_ellipse_gravity", "roll3:ellipse, a 2, b 1, same setting", "roll3:ellipse",
                   {{"a", 2.0}, {"b", 1.0}}),
-      {"roll3_stadium_gravity", "roll3:stadium with in-plane gravity g_effective 1",
-       roll3_stadium_gravity_config(z.roll4_count, z.roll4_t_max), roll_rates, {}, nullptr, {}, true, "figure18"},
       {"roll3_stadium_rim_map", "roll3:stadium rim_entry exit map, 8 wall points x v2 x S12",
        roll3_stadium_rim_map_config(z.roll3_map_n), map_rates, {}, nullptr, {}, true, "figure18"},
   };
@@ -403,8 +428,8 @@ json run_bench(const BenchOptions& o, const std::string& command_line) {
       j = run_workload(w, bc.backend, o.reps, peak, gpu_peak, Precision::float64, with_float ? &double_outcomes : nullptr);
       if (with_float) j["float"] = float_comparison(w, bc.backend, o.reps, peak, gpu_peak, j, double_outcomes);
       if (o.with_float && !with_float) {
-        j["float"] = "none: this system runs in double only";
-        std::printf("  no float kernel for %s: double only\n", j["config"]["system"].get<std::string>().c_str());
+        j["float"] = "none: this workload runs in double only";
+        std::printf("  no float run for %s: double only\n", w.key.c_str());
       }
     }
     if (!gpu) doc["side_by_side_1_thread"] = time_side_by_side(side_by_side_runs(ws), o.reps, o.quick ? 0.0 : kSideBySideSample);

@@ -3,12 +3,13 @@
 
 #include <algorithm>
 
+#include "backends.hpp"
 #include "skipstone/simulate.hpp"
 
 namespace skipstone::bench {
 
 namespace {
-constexpr std::uint64_t kMaxChunk = std::uint64_t{1} << 24;  // bounds the host buffer (~2.4 GB)
+constexpr std::uint64_t kMaxChunk = std::uint64_t{1} << 24;  // bounds the buffers (~2.4 GB)
 
 void add(EnsembleTotals& t, const TrajectoryResult& r) {
   ++t.trajectories;
@@ -20,15 +21,27 @@ void add(EnsembleTotals& t, const TrajectoryResult& r) {
 }  // namespace
 
 EnsembleRunner::EnsembleRunner(Backend b, const ScanSpec& spec)
-    : backend_(b), spec_(spec), buf_(std::min({spec.count, default_chunk_size(b, {}), kMaxChunk})) {}
+    : backend_(b),
+      spec_(spec),
+      chunk_(std::min({spec.count, default_chunk_size(b, {}), kMaxChunk})),
+      cpu_results_(b == Backend::cpu ? chunk_ : 0) {}
+
+const TrajectoryResult* EnsembleRunner::run_chunk(std::uint64_t first, std::uint64_t n) {
+  if (backend_ == Backend::cuda) {
+    if (!cuda_results_) cuda_results_ = std::make_unique<cuda::ResultChunks>();
+    return cuda_results_->run(spec_, first, n);
+  }
+  cpu::run_chunk(spec_, first, n, cpu_results_.data());
+  return cpu_results_.data();
+}
 
 EnsembleTotals EnsembleRunner::run() {
   EnsembleTotals t;
-  for (std::uint64_t first = 0; first < spec_.count; first += buf_.size()) {
-    const std::uint64_t n = std::min<std::uint64_t>(buf_.size(), spec_.count - first);
-    run_chunk(backend_, spec_, first, n, buf_.data());
-    for (std::uint64_t i = 0; i < n; ++i) add(t, buf_[i]);
-    if (keep_) keep_->append(buf_.data(), n);
+  for (std::uint64_t first = 0; first < spec_.count; first += chunk_) {
+    const std::uint64_t n = std::min<std::uint64_t>(chunk_, spec_.count - first);
+    const TrajectoryResult* results = run_chunk(first, n);
+    for (std::uint64_t i = 0; i < n; ++i) add(t, results[i]);
+    if (keep_) keep_->append(results, n);
   }
   keep_ = nullptr;
   return t;

@@ -1,10 +1,11 @@
-// One benchmark run of a scan: every trajectory on a backend, in chunks through a reused
-// buffer, reduced to the totals the rates are made of; and the scalar single-thread loop
+// One benchmark run of a scan: every trajectory on a backend, in chunks through buffers reused
+// from chunk to chunk and run to run (on a GPU: device and pinned host memory), reduced to the totals the rates are made of; and the scalar single-thread loop
 // over simulate_variant (no Thrust) that the backend is compared with. A run can also keep each
 // trajectory's outcome for a float/double comparison (bench_accuracy.hpp).
 #pragma once
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -31,9 +32,14 @@ class EnsembleRunner {
   EnsembleTotals scalar_loop() const;  // the whole scan, one trajectory after another, this thread
 
  private:
+  // Results of trajectories [first, first + n) of the scan, valid until the next chunk.
+  const TrajectoryResult* run_chunk(std::uint64_t first, std::uint64_t n);
+
   Backend backend_;
   const ScanSpec& spec_;
-  std::vector<TrajectoryResult> buf_;
+  std::uint64_t chunk_;
+  std::vector<TrajectoryResult> cpu_results_;
+  std::unique_ptr<cuda::ResultChunks> cuda_results_;
   RunRecord* keep_ = nullptr;
 };
 

@@ -28,6 +28,18 @@ json disc_config(std::uint64_t count, std::uint64_t events) {
           {"stop", {{"max_events", events}}}};
 }
 
+json disc_impulse_config(std::uint64_t count, std::uint64_t events) {
+  json j = disc_config(count, events);
+  j["observables"] = {"status", "events", "t_end", "energy_error", "impulse_ratio_max", "impulse_ratio_mean"};
+  return j;
+}
+
+json disc_holes_config(std::uint64_t count, std::uint64_t events) {
+  json j = disc_config(count, events);
+  j["stop"]["holes"] = {{0.5, 0.501}};
+  return j;
+}
+
 json cylinder_config(std::uint64_t count, std::uint64_t events) {
   return {{"system", "cylinder:disc"},
           {"parameters", {{"R", 1.0}, {"gamma", kGammaSolidBall}, {"g", 1.0}}},
@@ -38,6 +50,21 @@ json cylinder_config(std::uint64_t count, std::uint64_t events) {
             {"seed", 2},
             {"axes", {{{"param", "angle"}, {"min", 0.8}, {"max", 1.5}}, {{"param", "slip"}, {"min", -0.2}, {"max", 0.2}}}}}},
           {"stop", {{"max_events", events}}}};
+}
+
+json cylinder_stadium_config(std::uint64_t count, std::uint64_t events, bool lyapunov) {
+  json j = {{"system", "cylinder:stadium"},
+            {"parameters", {{"half_length", 1.0}, {"R", 1.0}, {"gamma", kGammaSolidBall}, {"g", 0.4}}},
+            {"initial", {{"start", "impact"}, {"boundary_s", 0.1}, {"speed", 1.0}, {"vz", 0.3}}},
+            {"scan",
+             {{"type", "random"},
+              {"count", count},
+              {"seed", 3},
+              {"axes", {{{"param", "angle"}, {"min", -1.4}, {"max", 1.4}}, {{"param", "slip"}, {"min", -0.2}, {"max", 0.2}}}}}},
+            {"stop", {{"max_events", events}}}};
+  if (lyapunov) j["observables"] = {"events", "lyapunov"};
+  else j["observables"] = {"events"};
+  return j;
 }
 
 json figure18_base(double rtol, double atol) {
@@ -77,9 +104,11 @@ json roll4_table_gravity_config(const char* system, const json& table, std::uint
           {"options", {{"bounded_depth", 2.0}}}};
 }
 
-json roll3_stadium_gravity_config(std::uint64_t count, double t_max) {
-  return {{"system", "roll3:stadium"},
-          {"parameters", {{"half_length", 1.0}, {"R", 1.0}, {"r", 0.1}, {"eta", 0.5}, {"g_effective", 1.0}}},
+json roll3_table_gravity_config(const char* system, const json& table, std::uint64_t count, double t_max) {
+  json parameters = {{"r", 0.1}, {"eta", 0.5}, {"g_effective", 1.0}};
+  parameters.update(table);
+  return {{"system", system},
+          {"parameters", parameters},
           {"initial", {{"start", "plate"}, {"x1", 0.0}, {"x2", 0.5}, {"v2", 0.0}}},
           {"scan",
            {{"type", "random"},

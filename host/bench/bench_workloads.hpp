@@ -1,8 +1,8 @@
 // The fixed workloads of `skipstone bench` and of benchmarks/figure18_points.cpp, as configs
 // (resolved by parse_config like any user config), with their sizes for the CPU, for a GPU
 // and for --quick, and the flop counts of one no-slip disc impact and of one Figure-18 GBS step.
-// The rolling-table workloads (roll4:stadium, roll4:ellipse, roll3:stadium) take roll4:disc's
-// sizes, so that their rates compare with its own in the same run.
+// The rolling-table workloads (roll4:stadium, roll4:ellipse, roll3:stadium, roll3:ellipse) take
+// roll4:disc's sizes, so that their rates compare with its own in the same run.
 #pragma once
 #include <cstdint>
 
@@ -22,8 +22,17 @@ WorkloadSizes workload_sizes(bool gpu, bool quick);
 
 // No-slip disc, gamma = sqrt(2/3), boundary start, random angle in [-1.4, 1.4], spin in [-1, 1].
 nlohmann::json disc_config(std::uint64_t count, std::uint64_t events);
+// The disc workload asking for the impulse ratios of its impacts (one trajectory per iteration).
+nlohmann::json disc_impulse_config(std::uint64_t count, std::uint64_t events);
+// The same with one hole in the wall, boundary_s in [0.5, 0.501) (stop.holes): trajectories leave
+// after about a thousand impacts; the scan runs one trajectory per iteration, not in lanes.
+nlohmann::json disc_holes_config(std::uint64_t count, std::uint64_t events);
 // No-slip cylinder:disc, g = 1, impact start, random angle in [0.8, 1.5], slip in [-0.2, 0.2].
 nlohmann::json cylinder_config(std::uint64_t count, std::uint64_t events);
+// No-slip cylinder:stadium (half_length 1, R 1), g = 0.4, impact start at boundary_s 0.1 with
+// vz 0.3, random angle in [-1.4, 1.4], slip in [-0.2, 0.2]; observables `events` and, with
+// lyapunov, the largest Lyapunov exponent (the tangent dynamics' cost against the plain run).
+nlohmann::json cylinder_stadium_config(std::uint64_t count, std::uint64_t events, bool lyapunov);
 // roll4:disc-transversal (Figure 18): R = r = 1, eta = 0.5, t_max 200; no start or scan.
 nlohmann::json figure18_base(double rtol, double atol);
 // The Figure-18 map: n x n grid over (v2, S12) in [-1, 1]^2, rtol = atol = tol.
@@ -35,9 +44,11 @@ nlohmann::json roll4_gravity_config(std::uint64_t count, double t_max);
 // e.g. roll4:stadium with half_length 0, the disc through the general table model.
 nlohmann::json roll4_table_gravity_config(const char* system, const nlohmann::json& table, std::uint64_t count,
                                           double t_max);
-// roll3:stadium (half_length 1, R 1, r 0.1, eta 0.5) with in-plane gravity g_effective 1 along -y:
-// plate start at (0, 0.5), random v1 in [-1, 1] and S12 in [-0.5, 0.5], v2 = 0.
-nlohmann::json roll3_stadium_gravity_config(std::uint64_t count, double t_max);
+// A roll3 system (r 0.1, eta 0.5) with in-plane gravity g_effective 1 along -y and its table's
+// parameters (e.g. roll3:stadium with half_length 1, R 1): plate start at (0, 0.5), random v1 in
+// [-1, 1] and S12 in [-0.5, 0.5], v2 = 0.
+nlohmann::json roll3_table_gravity_config(const char* system, const nlohmann::json& table, std::uint64_t count,
+                                          double t_max);
 // The exit map of one edge passage of roll3:stadium (rim_entry, r 0.1, eta 0.5, no gravity,
 // t_max 200): a grid of 8 entry points boundary_s in [0, 0.875] (caps and straight parts) x
 // n x n over (v2, S12) in [-1, 1]^2; points off the energy sphere are masked.

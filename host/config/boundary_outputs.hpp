@@ -1,7 +1,8 @@
 // The point outputs of a run (config section "outputs", docs/config.md "Outputs"): a histogram
 // of coordinates of every point of the scan and the points of chosen trajectories; the points
 // are the impacts in Birkhoff coordinates (boundary_map, boundary_events) or the crossings of a
-// Poincare section (section_map, section_events; skipstone/section_map.hpp).
+// Poincare section (section_map, section_events; skipstone/section_map.hpp). The impacts also
+// give the per-trajectory observables mean_free_time and coverage (2D no-slip tables).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -18,8 +19,8 @@ constexpr std::uint64_t kDefaultBoundaryEvents = 1000;
 constexpr std::uint64_t kMaxBoundaryEventBytes = std::uint64_t(4) << 30;
 
 constexpr const char* kBoundaryCpuOnly =
-    "outputs.boundary_map and outputs.boundary_events are computed on the CPU backend only (for now); "
-    "allowed: --backend cpu or auto";
+    "outputs.boundary_map, outputs.boundary_events and the observables mean_free_time and coverage are computed "
+    "on the CPU backend only (for now); allowed: --backend cpu or auto";
 constexpr const char* kSectionCpuOnly =
     "outputs.section_map and outputs.section_events are computed on the CPU backend only (for now); "
     "allowed: --backend cpu or auto";
@@ -33,7 +34,13 @@ struct BoundaryOutputs {
   std::vector<std::uint64_t> indices;  // or these, ascending
   std::uint64_t max_events = kDefaultBoundaryEvents;
   int event_fields = kBoundaryEventFields;  // values of a recorded point (PointRecorder)
-  bool any() const { return map || events; }
+  // Per-trajectory observables of the impacts (rc.boundary only): mean_free_time, and coverage
+  // of the cells of outputs.coverage (the grid of a map in (s, p)).
+  bool free_time = false;
+  bool coverage = false;
+  BoundaryMapSpec cells{};
+  // Whether a run follows these points (the CPU backend's one-trajectory path).
+  bool any() const { return map || events || free_time || coverage; }
 };
 
 // The offsets from `first` of the trajectories of [first, end) whose impacts are recorded, ascending.

@@ -63,5 +63,10 @@ void read_section_outputs(JsonReader& outputs, RunConfig& rc);
 nlohmann::json read_map_bins(JsonReader& map, BoundaryOutputs& b);
 // "every" or "indices", and max_events_per_trajectory, of recorded `points`; returns the resolved config.
 nlohmann::json read_point_events(JsonReader events, const RunConfig& rc, BoundaryOutputs& b, const char* points);
+// outputs.survival and outputs.coverage (section_outputs_escape.cpp), read by read_outputs, and
+// the requirements of the escape observables, checked once the outputs are read
+void read_survival(JsonReader survival, RunConfig& rc);
+void read_coverage(JsonReader coverage, RunConfig& rc);
+void check_escape_observables(RunConfig& rc);
 
 }  // namespace skipstone

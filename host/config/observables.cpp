@@ -11,7 +11,7 @@ const std::vector<ObservableInfo>& catalogue() {
   using O = ObservableType;
   using I = ObservableId;
   static const std::vector<ObservableInfo> c = {
-      {"status", O::int8, "how the trajectory ended (0 finished, 1 exited, 2 escaped, 3 corner, 4 non_finite, 5 energy_drift, 6 integrator_failure, 7 masked)", I::status},
+      {"status", O::int8, "how the trajectory ended (0 finished, 1 exited, 2 escaped, 3 corner, 4 non_finite, 5 energy_drift, 6 integrator_failure, 7 masked, 8 through_hole)", I::status},
       {"events", O::uint64, "impacts (no-slip) or rim passages (rolling)", I::events},
       {"t_end", O::float64, "final time", I::t_end},
       {"energy_error", O::float64, "max relative energy error over the run", I::energy_error},
@@ -34,6 +34,12 @@ const std::vector<ObservableInfo>& catalogue() {
        kLyapunovSpectrumLength},
       {"final_state", O::vector, "the state at t_end (the last event), one row per trajectory; columns: meta.json observables.final_state.columns", I::final_state,
        0},  // length: the system's state columns (values_per_trajectory)
+      {"impulse_ratio_max", O::float64, "largest |tangential| / normal impulse of an impact: the least friction coefficient the run's impacts need", I::impulse_ratio_max},
+      {"impulse_ratio_mean", O::float64, "mean over the impacts of |tangential| / normal impulse", I::impulse_ratio_mean},
+      {"escape_time", O::float64, "time at which the trajectory left through a hole of stop.holes; NaN if it did not", I::escape_time},
+      {"hole", O::float64, "index in stop.holes of the hole it left through, -1 none; NaN where masked or failed", I::hole},
+      {"mean_free_time", O::float64, "mean flight time between consecutive impacts: (t of the last impact - t of the first) / (impacts - 1)", I::mean_free_time},
+      {"coverage", O::float64, "fraction of the cells of outputs.coverage (boundary coordinates s, p) that its impacts visited", I::coverage},
   };
   return c;
 }

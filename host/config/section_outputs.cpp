@@ -15,7 +15,7 @@ using nlohmann::json;
 namespace {
 // The observables of the tangent dynamics.
 bool is_lyapunov(const std::string& name) {
-  const std::vector<std::string> group = observable_names(kObsLyapunov);
+  const std::vector<std::string> group = observable_names(kObsLyapunov | kObsLyapunovSpectrum);
   return std::find(group.begin(), group.end(), name) != group.end();
 }
 }  // namespace
@@ -48,9 +48,12 @@ void read_observables(JsonReader& top, RunConfig& rc) {
   }
   rc.resolved["observables"] = rc.observables;
   rc.spec.lyapunov_vectors = 0;
-  for (const auto& name : rc.observables)
+  rc.spec.impulse_ratios = false;
+  for (const auto& name : rc.observables) {
     if (is_lyapunov(name))
       rc.spec.lyapunov_vectors = std::max(rc.spec.lyapunov_vectors, name == "lyapunov_spectrum" ? kLyapunovSpectrumLength : 1);
+    if (name == "impulse_ratio_max" || name == "impulse_ratio_mean") rc.spec.impulse_ratios = true;
+  }
 }
 
 void read_histograms(JsonReader& top, RunConfig& rc) {

@@ -110,7 +110,7 @@ json read_point_events(JsonReader e, const RunConfig& rc, BoundaryOutputs& b, co
 }
 
 void read_outputs(JsonReader outputs, RunConfig& rc) {
-  outputs.only({"boundary_map", "boundary_events", "section", "section_map", "section_events"});
+  outputs.only({"boundary_map", "boundary_events", "survival", "coverage", "section", "section_map", "section_events"});
   const bool any = outputs.has("boundary_map") || outputs.has("boundary_events");
   const ModelKind m = rc.spec.model;
   const bool rolling_table = m == ModelKind::roll_disc || m == ModelKind::roll3_table || m == ModelKind::roll4_table;
@@ -121,8 +121,11 @@ void read_outputs(JsonReader outputs, RunConfig& rc) {
   if (outputs.has("boundary_map")) read_boundary_map(outputs.object("boundary_map"), rc);
   if (outputs.has("boundary_events"))
     rc.resolved["outputs"]["boundary_events"] = read_point_events(outputs.object("boundary_events"), rc, rc.boundary, "impacts");
+  if (outputs.has("survival")) read_survival(outputs.object("survival"), rc);
+  if (outputs.has("coverage")) read_coverage(outputs.object("coverage"), rc);
   read_section_outputs(outputs, rc);
   outputs.finish();
+  check_escape_observables(rc);
 }
 
 }  // namespace skipstone

@@ -44,8 +44,11 @@ std::vector<std::string> observable_names(std::uint32_t groups) {
       {kObsCaustic, {"rho_even", "rho_odd", "caustic_gap"}},
       {kObsAnnulus, {"annulus_axis", "annulus_width"}},
       {kObsExit, {"exit_time", "exit_arc", "exit_side"}},
-      {kObsLyapunov, {"lyapunov", "lyapunov_per_event", "lyapunov_spectrum"}},
-      {kObsState, {"final_state"}}};
+      {kObsLyapunov, {"lyapunov", "lyapunov_per_event"}},
+      {kObsLyapunovSpectrum, {"lyapunov_spectrum"}},
+      {kObsEscape, {"escape_time", "hole", "mean_free_time", "coverage"}},
+      {kObsState, {"final_state"}},
+      {kObsImpulse, {"impulse_ratio_max", "impulse_ratio_mean"}}};
   std::vector<std::string> names;
   for (const auto& [group, of_group] : named)
     if (groups & group) names.insert(names.end(), of_group.begin(), of_group.end());

@@ -98,6 +98,7 @@ std::vector<char> encode_range(const RangeResult& r) {
     w.put_array(p->events);
     w.put(p->dropped);
   }
+  w.put_array(r.survival_counts);
   return w.take();
 }
 
@@ -122,6 +123,7 @@ RangeResult decode_range(const std::vector<char>& bytes) {
     p->events = in.get_array<double>();
     p->dropped = in.get<std::uint64_t>();
   }
+  r.survival_counts = in.get_array<std::uint64_t>();
   if (!in.at_end()) throw std::runtime_error("decode_range: trailing bytes after the range result");
   return r;
 }

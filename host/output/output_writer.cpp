@@ -115,6 +115,33 @@ void write_point_map(const std::filesystem::path& dir, const RunConfig& rc, cons
   io::write_heatmap_png(dir / (k.prefix + "_map.png"), img, ns, np, hs);
 }
 
+// survival.npy (uint64: the trajectories inside at each grid time) and survival_times.npy (the
+// grid), for outputs.survival.
+void write_survival(const std::filesystem::path& dir, const RunConfig& rc, const std::vector<std::uint64_t>& counts) {
+  io::write_npy(dir / "survival.npy", counts, {counts.size()});
+  io::write_npy(dir / "survival_times.npy", rc.survival_times, {rc.survival_times.size()});
+}
+
+// The holes, how many trajectories left through them, and (with the observable escape_time) their
+// mean escape time; with outputs.survival, its files.
+json escape_json(const RunConfig& rc, const ScanResult& res) {
+  json holes = json::array();
+  for (int k = 0; k < rc.spec.holes.n; ++k) holes.push_back({rc.spec.holes.lo[k], rc.spec.holes.hi[k]});
+  std::uint64_t ok = 0;
+  for (int s = 0; s < kStatusCount; ++s)
+    if (status_is_ok(static_cast<Status>(s))) ok += res.status_counts[s];
+  const std::uint64_t escaped = res.status_counts[static_cast<int>(Status::through_hole)];
+  json e = {{"holes", holes},
+            {"trajectories", ok},
+            {"escaped", escaped},
+            {"escaped_fraction", ok > 0 ? json(static_cast<double>(escaped) / static_cast<double>(ok)) : json(nullptr)}};
+  const auto t = res.stats.find("escape_time");
+  if (t != res.stats.end()) e["mean_escape_time"] = t->second.count > 0 ? json(t->second.mean) : json(nullptr);
+  if (!rc.survival_times.empty())
+    e["survival"] = {{"file", "survival.npy"}, {"times_file", "survival_times.npy"}, {"points", rc.survival_times.size()}};
+  return e;
+}
+
 }  // namespace
 
 std::vector<double> axis_values(const ScanAxis& a) {
@@ -215,6 +242,7 @@ json run_metadata(const RunConfig& rc, const ScanResult& res, const BackendChoic
                                     {k.points + "_not_recorded", k.res.dropped}};
   }
   if (rc.section.any()) meta["section"] = rc.resolved["outputs"]["section"];
+  if (rc.spec.holes.n > 0) meta["escape"] = escape_json(rc, res);
   return meta;
 }
 
@@ -261,6 +289,7 @@ void write_outputs(const std::filesystem::path& dir, const RunConfig& rc, const 
     const std::size_t columns = point_event_columns(rc, k.out);
     if (k.out.events) io::write_npy(dir / (k.prefix + "_events.npy"), k.res.events, {k.res.events.size() / columns, columns});
   }
+  if (!rc.survival_times.empty()) write_survival(dir, rc, res.survival_counts);
   io::write_text_atomically(dir / "meta.json", meta.dump(2) + "\n");
 }
 

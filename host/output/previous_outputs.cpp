@@ -41,10 +41,11 @@ std::set<std::string> recorded_names(const json& meta) {
     for (const json& axis : meta["axes"])
       if (axis.is_object() && axis.contains("file") && axis["file"].is_string()) names.insert(axis["file"].get<std::string>());
   if (meta.contains("partial")) names.insert("range.json");
-  // the boundary and section outputs' files (docs/config.md, "Outputs"), whatever the config asked for
+  // the boundary and section outputs' and the survival files (docs/config.md, "Outputs"), whatever the config asked for
   for (const char* kind : {"boundary", "section"})
     for (const char* f : {"_map.npy", "_map.png", "_map.counts.npy", "_events.npy", "_events.rows.npy"})
       names.insert(std::string(kind) + f);
+  for (const char* f : {"survival.npy", "survival_times.npy", "survival.counts.npy"}) names.insert(f);
   return names;
 }
 

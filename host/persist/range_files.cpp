@@ -74,6 +74,8 @@ void write_range_files(const fs::path& dir, const RunConfig& rc, const RangeResu
     const std::size_t columns = point_event_columns(rc, k.out);
     if (k.out.events) io::write_npy(dir / (k.prefix + "_events.rows.npy"), p.events, {p.events.size() / columns, columns});
   }
+  if (!rc.survival_times.empty())
+    io::write_npy(dir / "survival.counts.npy", r.survival_counts, {r.survival_counts.size()});
   json counts = json::object();
   for (int s = 0; s < kStatusCount; ++s) counts[status_name(static_cast<Status>(s))] = r.status_counts[s];
   const json meta = {{"format", kFormat},           {"skipstone_version", SKIPSTONE_VERSION},
@@ -122,6 +124,8 @@ RangeResult read_range_files(const fs::path& dir, const RunConfig& rc) {
       blocks.push_back({static_cast<std::uint64_t>(row[0]), row[1], row[2], row[3], row[4]});
     }
   }
+  if (!rc.survival_times.empty())
+    r.survival_counts = read_array<std::uint64_t>(dir / "survival.counts.npy", "<u8", {r.survival_counts.size()});
   for (const PointFiles& k : point_files(rc)) {
     PointResult& p = r.*k.member;
     if (k.out.map) p.counts = read_array<std::uint64_t>(dir / (k.prefix + "_map.counts.npy"), "<u8", {p.counts.size()});

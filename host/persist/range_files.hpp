@@ -10,6 +10,7 @@
 //   boundary_events.rows.npy       float64, shape (rows, columns): outputs.boundary_events' rows
 //   section_map.counts.npy,        the same for outputs.section_map and section_events
 //   section_events.rows.npy
+//   survival.counts.npy            uint64: outputs.survival's trajectories inside at each grid time
 //   <observable>.block_stats.npy   float64, shape (blocks, 5): count, mean, m2, min, max of every
 //                                  kStatsBlock block from `first`, in block order (scalar observables)
 #pragma once

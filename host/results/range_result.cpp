@@ -26,8 +26,37 @@ RangeResult empty_range_result(const RunConfig& rc, std::uint64_t first) {
   }
   if (rc.boundary.map) r.boundary_points.counts.assign(boundary_bin_count(rc.boundary.spec) + 1, 0);
   if (rc.section.map) r.section_points.counts.assign(boundary_bin_count(rc.section.spec) + 1, 0);
+  r.survival_counts.assign(rc.survival_times.size(), 0);
   return r;
 }
+
+namespace {
+
+// Adds the trajectories of `columns` to the survival counts of r: a trajectory that escaped at
+// t_e is inside at the grid times before t_e, one that did not at all of them (a difference
+// array over the grid, summed at the end).
+void count_survivors(const RunConfig& rc, const ColumnsView& columns, RangeResult& r) {
+  const std::vector<double>& times = rc.survival_times;
+  if (times.empty()) return;
+  const auto at = std::find(rc.observables.begin(), rc.observables.end(), "escape_time");
+  const double* escape = columns.columns[at - rc.observables.begin()];
+  std::vector<std::int64_t> steps(times.size() + 1, 0);
+  for (std::uint64_t i = 0; i < columns.n; ++i) {
+    if (!status_is_ok(static_cast<Status>(columns.status[i]))) continue;
+    const double te = escape[i];
+    const std::size_t inside =
+        std::isnan(te) ? times.size() : static_cast<std::size_t>(std::lower_bound(times.begin(), times.end(), te) - times.begin());
+    ++steps[0];
+    --steps[inside];
+  }
+  std::int64_t running = 0;
+  for (std::size_t k = 0; k < times.size(); ++k) {
+    running += steps[k];
+    r.survival_counts[k] += static_cast<std::uint64_t>(running);
+  }
+}
+
+}  // namespace
 
 void add_point_outputs(PointResult& out, const RangeResult& r, const RunConfig& rc, const BoundaryOutputs& b,
                        std::vector<std::uint64_t>&& counts, const std::vector<std::uint64_t>& recorded,
@@ -89,6 +118,7 @@ RangeResult reduce_columns(const RunConfig& rc, std::uint64_t first, const Colum
       blocks.push_back(block);
     }
   }
+  count_survivors(rc, columns, r);
   return r;
 }
 
@@ -116,6 +146,7 @@ void append_range(RangeResult& acc, RangeResult&& next) {
     a->events.insert(a->events.end(), n->events.begin(), n->events.end());
     a->dropped += n->dropped;
   }
+  for (std::size_t k = 0; k < acc.survival_counts.size(); ++k) acc.survival_counts[k] += next.survival_counts.at(k);
   acc.wall_seconds += next.wall_seconds;
   acc.range.end = next.range.end;
 }

@@ -40,6 +40,9 @@ struct RangeResult {
   double wall_seconds = 0.0;
   PointResult boundary_points;  // outputs.boundary_map, boundary_events
   PointResult section_points;   // outputs.section_map, section_events
+  // outputs.survival: at each time of rc.survival_times, the trajectories with an ok status that
+  // had not left through a hole by then (escape_time NaN or > t); empty without
+  std::vector<std::uint64_t> survival_counts;
 };
 
 // The point output kinds of a run: their file names' prefix, config and part of a result.

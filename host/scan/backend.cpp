@@ -23,12 +23,6 @@ BackendChoice choose_backend(const std::string& name, int threads) {
   return {Backend::cpu, "cpu: Thrust OpenMP, " + std::to_string(cpu::max_threads()) + " threads"};
 }
 
-void run_chunk(Backend b, const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
-               DoneCounter* done) {
-  if (b == Backend::cuda) cuda::run_chunk(spec, first, count, out, done);
-  else cpu::run_chunk(spec, first, count, out, done);
-}
-
 std::uint64_t default_chunk_size(Backend b, const std::vector<ColumnRequest>& requests) {
   DeviceCapacity d;
   if (b == Backend::cuda) {

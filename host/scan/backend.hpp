@@ -24,10 +24,6 @@ struct BackendChoice {
 // std::runtime_error with the reason. threads > 0 sets the CPU thread count.
 BackendChoice choose_backend(const std::string& name, int threads);
 
-// Trajectories [first, first + count) into out; `done`, when given, advanced as they finish.
-void run_chunk(Backend b, const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
-               DoneCounter* done = nullptr);
-
 // Trajectories per chunk on the current device of the backend when a run keeps the columns
 // `requests` (chunk_sizing.hpp: within a memory budget, and a few waves of a GPU).
 std::uint64_t default_chunk_size(Backend b, const std::vector<ColumnRequest>& requests);

@@ -1,5 +1,6 @@
-// The CPU backend's chunk engine: a chunk runs in submit() on all the OpenMP threads of the
-// calling thread, into whole results that are then packed into the slot's columns.
+// The CPU backend's chunk engine: a chunk runs on a thread of the engine's own, on all the
+// OpenMP threads the submitting thread would use, into whole results that are then packed into
+// the slot's columns; submit() returns before the chunk is done.
 #pragma once
 #include <memory>
 #include <vector>

@@ -56,8 +56,9 @@ void bind_to_device(const Executor& e) {
 
 namespace {
 
-// A chunk whose events feed the boundary or section outputs or final_state: the CPU
-// backend's collecting kernel, one trajectory per iteration, with the whole TrajectoryResult of each.
+// A chunk whose events feed the boundary or section outputs, final_state or the observables
+// mean_free_time / coverage: the CPU backend's collecting kernel, one trajectory per iteration,
+// with the whole TrajectoryResult of each.
 RangeResult integrate_collecting(const RunConfig& rc, TrajectoryRange chunk, DoneCounter* done) {
   std::vector<TrajectoryResult> buf(static_cast<std::size_t>(chunk.size()));
   BoundaryCollect collect;
@@ -69,6 +70,8 @@ RangeResult integrate_collecting(const RunConfig& rc, TrajectoryRange chunk, Don
   }
   if (rc.section.any()) collect.plane = &rc.plane;
   if (std::find(rc.observables.begin(), rc.observables.end(), "final_state") != rc.observables.end()) collect.state_columns = static_cast<int>(rc.state.columns.size());
+  collect.free_time = rc.boundary.free_time;
+  collect.cells = rc.boundary.coverage ? &rc.boundary.cells : nullptr;
   cpu::run_chunk_collecting(rc.spec, chunk.first, chunk.size(), buf.data(), collect, done);
   RangeResult part = reduce_chunk(rc, chunk.first, buf.data(), chunk.size());
   add_point_outputs(part.boundary_points, part, rc, rc.boundary, std::move(collect.boundary.counts), collect.boundary.recorded,

@@ -90,6 +90,7 @@ ScanResult scan_result(RangeResult&& whole, std::uint64_t chunk_size, const RunC
   out.wall_seconds = whole.wall_seconds;
   out.boundary_points = std::move(whole.boundary_points);
   out.section_points = std::move(whole.section_points);
+  out.survival_counts = std::move(whole.survival_counts);
   return out;
 }
 

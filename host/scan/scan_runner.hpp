@@ -35,8 +35,9 @@ struct ScanResult {
   std::uint64_t total_events = 0;
   std::uint64_t chunk_size = 0;
   double wall_seconds = 0.0;
-  PointResult boundary_points;  // outputs.boundary_map, boundary_events (RangeResult)
-  PointResult section_points;   // outputs.section_map, section_events
+  PointResult boundary_points;                 // outputs.boundary_map, boundary_events (RangeResult)
+  PointResult section_points;                  // outputs.section_map, section_events
+  std::vector<std::uint64_t> survival_counts;  // outputs.survival (RangeResult)
 };
 
 struct ScanOptions {

@@ -51,6 +51,12 @@ SKIPSTONE_HD SKIPSTONE_INLINE std::uint64_t boundary_bin(const BoundaryMapSpec& 
   return flat;
 }
 
+// The table's boundary parameter at wall point x of part `part` (a state of either precision).
+template <class Table, class V>
+SKIPSTONE_HD SKIPSTONE_INLINE double wall_parameter(const Table& table, V x, int part) {
+  return table.boundary_parameter(Vec2{static_cast<double>(x.x), static_cast<double>(x.y)}, part);
+}
+
 // Whether a sink wants the impacts' boundary coordinates.
 template <class Sink, class = void>
 struct has_on_impact : std::false_type {};
@@ -65,7 +71,7 @@ SKIPSTONE_HD SKIPSTONE_INLINE void report_impact(Sink& sink, const Table& table,
   if constexpr (has_on_impact<Sink>::value && std::is_same_v<S, State2DT<scalar_of<V>>>) {
     const double ux = st.u.x, uy = st.u.y;
     const double speed = sqrt(ux * ux + uy * uy);
-    const double s = table.boundary_parameter(Vec2{static_cast<double>(x.x), static_cast<double>(x.y)}, part);
+    const double s = wall_parameter(table, x, part);
     const double p = (ux * static_cast<double>(nu.y) - uy * static_cast<double>(nu.x)) / speed;
     sink.on_impact(t, s, p, static_cast<double>(st.s) / speed);
   }
@@ -95,8 +101,23 @@ struct PointRecorder {
 };
 
 // The sink of outputs.boundary_map / boundary_events: every impact's (s, p, spin) to `impacts`.
+// For the observables mean_free_time and coverage it keeps the times of the first and last
+// impacts, and marks the cells of `cells` (null: none) that the impacts fall in: cell b is
+// visited when stamps[b] == stamp, so that one stamp array serves a thread's trajectories in turn
+// (a new stamp each) without clearing.
 struct BoundarySink {
   PointRecorder impacts;
+  double t_first = 0.0, t_last = 0.0;
+  const BoundaryMapSpec* cells = nullptr;
+  std::uint64_t* stamps = nullptr;
+  std::uint64_t stamp = 0, visited = 0;
+
+  // The mean of the flight times between consecutive impacts; NaN below two impacts.
+  double mean_free_time() const {
+    return impacts.points >= 2 ? (t_last - t_first) / static_cast<double>(impacts.points - 1) : NAN;
+  }
+  // The fraction of the cells visited.
+  double coverage() const { return static_cast<double>(visited) / static_cast<double>(boundary_bin_count(*cells)); }
 
   template <class V, class S>
   SKIPSTONE_HD void on_event(double, V, const S&, V) {}
@@ -104,6 +125,15 @@ struct BoundarySink {
   SKIPSTONE_HD void on_step(T, const T*) {}
   SKIPSTONE_HD void on_impact(double t, double s, double p, double spin) {
     const double c[kBoundaryMaxCoords] = {s, p, spin};
+    if (impacts.points == 0) t_first = t;
+    t_last = t;
+    if (cells) {
+      const std::uint64_t b = boundary_bin(*cells, c);
+      if (b < boundary_bin_count(*cells) && stamps[b] != stamp) {
+        stamps[b] = stamp;
+        ++visited;
+      }
+    }
     impacts.record(t, c);
   }
 };

@@ -34,7 +34,7 @@ namespace skipstone {
 SKIPSTONE_HD SKIPSTONE_INLINE NoSlipRunOptions noslip_options(const ScanSpec& spec, bool caustics, bool annulus,
                                                               double gamma_R) {
   return {spec.t_max, spec.max_events, spec.energy_tolerance, spec.bounded_depth, caustics, annulus, gamma_R,
-          spec.lyapunov_vectors};
+          spec.lyapunov_vectors, spec.impulse_ratios, spec.holes.n > 0 ? &spec.holes : nullptr};
 }
 
 // Unit vectors of an in-plane direction relative to the wall: nu inward, tau = J nu.
@@ -252,7 +252,7 @@ SKIPSTONE_HD void with_noslip_setup_of(const ScanSpec& spec, const ScanPoint& pt
 }
 
 // The trajectory of a setup, by a kernel of gravity kind G (integrate_noslip) with the tangent
-// dynamics Tangent (noslip_trajectory.hpp: NoTangent, or LyapunovFrame2D on the 2D tables).
+// dynamics Tangent (noslip_trajectory.hpp: NoTangent, or a tangent/lyapunov_frame.hpp frame).
 template <GravityKind G = GravityKind::any, class Tangent = NoTangent, class Table, class V, class S, class Sink>
 SKIPSTONE_HD TrajectoryResult run_setup(const NoSlipSetup<Table, V, S>& su, Sink& sink) {
   if (su.masked) return masked_result();
@@ -260,12 +260,13 @@ SKIPSTONE_HD TrajectoryResult run_setup(const NoSlipSetup<Table, V, S>& su, Sink
 }
 
 // One no-slip trajectory of model M on table T (TableKind::none for the sphere) in precision P;
-// kLyapunov: with the tangent dynamics of the Lyapunov observables (2D tables, double only).
+// kLyapunov: with the tangent dynamics of the Lyapunov observables (double only): those of the
+// 2D phase space on the 2D tables, of the 3D one in the sphere and the cylinders.
 template <ModelKind M, TableKind T, Precision P, GravityKind G, bool kLyapunov, class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_noslip_of(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
-  static_assert(!kLyapunov || (M == ModelKind::noslip_plane && P == Precision::float64),
-                "the tangent dynamics are those of the 2D tables, in double");
-  using Tangent = std::conditional_t<kLyapunov, LyapunovFrame2D, NoTangent>;
+  static_assert(!kLyapunov || P == Precision::float64, "the tangent dynamics are computed in double");
+  using Frame = std::conditional_t<M == ModelKind::noslip_plane, LyapunovFrame2D, LyapunovFrame3D>;
+  using Tangent = std::conditional_t<kLyapunov, Frame, NoTangent>;
   TrajectoryResult r = masked_result();
   with_noslip_setup_of<M, T, P>(spec, pt, [&](const auto& su) { r = run_setup<G, Tangent>(su, sink); });
   return r;

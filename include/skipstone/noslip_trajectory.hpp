@@ -16,6 +16,7 @@
 #include "skipstone/boundary_map.hpp"
 #include "skipstone/collision.hpp"
 #include "skipstone/height_stats.hpp"
+#include "skipstone/holes.hpp"
 #include "skipstone/result.hpp"
 #include "skipstone/section_map.hpp"
 #include "skipstone/tables/hit.hpp"
@@ -34,11 +35,14 @@ struct NoSlipRunOptions {
   bool caustics;               // disc cross-section: accumulate rho_even / rho_odd
   bool annulus;                // sphere: annulus axis and width
   double annulus_gamma_R;      // gamma * R, for the sphere invariant K = x ^ u - gamma R w
-  int tangent_vectors;         // Lyapunov tangent vectors followed (stepper with a LyapunovFrame2D)
+  int tangent_vectors;         // Lyapunov tangent vectors followed (stepper with a LyapunovFrame)
+  bool impulse_ratios;         // accumulate the impacts' impulse ratios (impulse_ratio_max, _mean)
+  const HoleSet* holes;        // holes in the wall of a 2D table (null: none; the SIMD lanes take none)
 };
 
 // The tangent dynamics a stepper carries: none (every run that asks for no Lyapunov exponent:
-// its code is not instantiated), or a tangent/lyapunov_frame.hpp frame (2D tables).
+// its code is not instantiated), or a tangent/lyapunov_frame.hpp frame (LyapunovFrame2D on the
+// 2D tables, LyapunovFrame3D in the sphere and the cylinders).
 struct NoTangent {};
 
 // Dimension-dependent pieces, overloaded on the state type.
@@ -141,12 +145,27 @@ struct NoSlipObservers {
   double rho_sum[2], rho_n[2];
   Vec3T<T> axis;
   T lat_min, lat_max;
+  T ratio_max;       // largest impulse ratio
+  double ratio_sum;  // sum of the impulse ratios
 };
+
+// The impulse a no-slip impact gives the ball is m (u+ - u-): its normal part 2 m |u- . nu| (the
+// normal velocity reverses) and its tangential part m |(u+ - u-) - ((u+ - u-) . nu) nu|, the
+// part a real contact would have to supply by friction. Their ratio is the least Coulomb
+// friction coefficient the impact needs: 0 for specular reflection (gamma = 0) and for a ball
+// arriving in the rolling subspace, (1 - cos beta) |tan theta| / 2 for a spinless ball
+// arriving at angle theta from the normal (2D).
+template <class V>
+SKIPSTONE_HD SKIPSTONE_INLINE scalar_of<V> impulse_ratio(V u_before, V u_after, V nu) {
+  const V du = u_after - u_before;
+  const scalar_of<V> normal = dot(du, nu);
+  return norm(du - normal * nu) / normal;
+}
 
 // One trajectory as a resumable stepper: step() processes one collision and the flight after
 // it. Gravity is a compile-time choice: without it a flight is x + t u, with no acceleration
 // terms on the impact-to-impact dependency chain. So is the tangent dynamics (Tangent:
-// NoTangent or LyapunovFrame2D), which follows the flights and impacts where a run asks for
+// NoTangent or a LyapunovFrame), which follows the flights and impacts where a run asks for
 // Lyapunov exponents.
 template <class Table, class V, class S, bool kGravity, class Tangent = NoTangent>
 struct NoSlipStepper {
@@ -193,6 +212,8 @@ struct NoSlipStepper {
     ob.lat_min = T(INFINITY);
     ob.lat_max = -T(INFINITY);
     ob.axis = {T(0), T(0), T(0)};
+    ob.ratio_max = T(0);
+    ob.ratio_sum = 0.0;
     if (opt.annulus) {
       // K = x ^ u - gamma R w is invariant under flights and impacts in the sphere; its
       // direction is the axis of the annulus holding the trajectory (Figure 6).
@@ -233,7 +254,18 @@ struct NoSlipStepper {
       return finish(Status::corner);
     }
     land(hit);
+    if (opt.holes && hole_here() >= 0) {
+      sink.on_event(t, x, st, V{});  // the escape point, no collision (nu = 0, as at t_max)
+      return finish(Status::through_hole);
+    }
     return true;
+  }
+
+  // The hole of opt.holes at the wall point where the flight ended, or -1 (the 2D tables: the
+  // 3D walls have no boundary parameter here).
+  SKIPSTONE_HD int hole_here() const {
+    if constexpr (std::is_same_v<S, State2DT<T>>) return hole_at(*opt.holes, wall_parameter(table, x, last));
+    return -1;
   }
 
   // The pieces of step(). The CPU backend's SIMD lanes (kernels/noslip_lanes.hpp) run them too,
@@ -254,6 +286,11 @@ struct NoSlipStepper {
     const T k_before = twice_kinetic(st);
     [[maybe_unused]] const S before = st;
     st = noslip_collide(st, nu, k);
+    if (opt.impulse_ratios) {
+      const T ratio = impulse_ratio(before.u, st.u, nu);
+      ob.ratio_max = ratio > ob.ratio_max ? ratio : ob.ratio_max;
+      ob.ratio_sum += static_cast<double>(ratio);
+    }
     if constexpr (kTangent)
       tangent.collide({nu, wall_curvature(table, x, last), kGravity ? gravity_vector(x, g) : V{}, before, st, k});
     ++events;
@@ -361,7 +398,15 @@ struct NoSlipStepper {
       res.annulus_axis[2] = ob.axis.z;
       res.annulus_width = ob.lat_max - ob.lat_min;
     }
+    if (opt.impulse_ratios && events > 0) {
+      res.impulse_ratio_max = ob.ratio_max;
+      res.impulse_ratio_mean = ob.ratio_sum / static_cast<double>(events);
+    }
     if constexpr (kTangent) tangent.write(res, t, events);
+    if (status == Status::through_hole) {
+      res.escape_time = t;
+      res.hole = hole_here();
+    }
     return res;
   }
 };

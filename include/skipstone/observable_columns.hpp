@@ -17,8 +17,9 @@ enum class ObservableId : std::int32_t {
   status, events, t_end, energy_error, z_min, z_max, z_final, z_drift, bounded, rho_even, rho_odd, caustic_gap,
   annulus_axis, annulus_width, exit_time, exit_arc, exit_side, lyapunov, lyapunov_per_event, lyapunov_spectrum,
   final_state,  // not in a TrajectoryResult: the CPU collecting path writes it from the last event
+  impulse_ratio_max, impulse_ratio_mean, escape_time, hole, mean_free_time, coverage,
 };
-constexpr int kObservableCount = static_cast<int>(ObservableId::final_state) + 1;
+constexpr int kObservableCount = static_cast<int>(ObservableId::coverage) + 1;
 
 // Value k (0 for a scalar) that observable `id` stores for trajectory result r.
 SKIPSTONE_HD SKIPSTONE_INLINE double observable_value(ObservableId id, const TrajectoryResult& r, int k) {
@@ -46,6 +47,12 @@ SKIPSTONE_HD SKIPSTONE_INLINE double observable_value(ObservableId id, const Tra
     case ObservableId::lyapunov_per_event: return ok ? r.lyapunov_per_event : nan;
     case ObservableId::lyapunov_spectrum: return ok ? r.lyapunov_spectrum[k] : nan;
     case ObservableId::final_state: return nan;  // not in a result (see ObservableId)
+    case ObservableId::impulse_ratio_max: return ok ? r.impulse_ratio_max : nan;
+    case ObservableId::impulse_ratio_mean: return ok ? r.impulse_ratio_mean : nan;
+    case ObservableId::escape_time: return ok ? r.escape_time : nan;
+    case ObservableId::hole: return ok ? r.hole : nan;
+    case ObservableId::mean_free_time: return ok ? r.mean_free_time : nan;
+    case ObservableId::coverage: return ok ? r.coverage : nan;
   }
   return nan;
 }

@@ -7,6 +7,9 @@
 // pi/2; k pi/2 is exact in the first two for |k| < 2^20), then the Taylor polynomials of sin r
 // to r^17 and cos r to r^16 (truncation below 1e-17 on |r| <= pi/4), and the quadrant k mod 4
 // by selects. Accurate to about one rounding unit for |x| < 1e6 (tests/test_poly_sincos.cpp).
+// The float overload (the float kernels of the rolling tables) is the same scheme in float:
+// k pi/2 in three parts of 8, 12 and 24 bits (k pi/2 exact in the first two for |k| < 2^12, so
+// |x| < ~6e3) and the polynomials to r^11 and r^12 (truncation below 2e-10 on |r| <= pi/4).
 #pragma once
 #include <cmath>
 
@@ -42,6 +45,25 @@ SKIPSTONE_HD SKIPSTONE_INLINE void poly_sincos(double x, double& s, double& c) {
   const double s0 = odd ? cr : sr, c0 = odd ? sr : cr;
   s = m > 1.5 || m < -0.5 ? -s0 : s0;
   c = m > 0.5 || m < -1.5 ? -c0 : c0;
+}
+
+SKIPSTONE_HD SKIPSTONE_INLINE void poly_sincos(float x, float& s, float& c) {
+  constexpr float two_over_pi = 0.63661977f;
+  constexpr float p1 = 1.5703125f, p2 = 4.837512969970703125e-4f, p3 = 7.54978995489188216e-8f;
+  const float k = rintf(x * two_over_pi);
+  const float r = ((x - k * p1) - k * p2) - k * p3;
+  const float r2 = r * r;
+  const float sp = -1.0f / 6.0f + r2 * (1.0f / 120.0f + r2 * (-1.0f / 5040.0f + r2 * (1.0f / 362880.0f +
+                                                                                      r2 * (-1.0f / 39916800.0f))));
+  const float cp = 1.0f / 24.0f + r2 * (-1.0f / 720.0f + r2 * (1.0f / 40320.0f + r2 * (-1.0f / 3628800.0f +
+                                                                                     r2 * (1.0f / 479001600.0f))));
+  const float sr = r + r * r2 * sp;
+  const float cr = (1.0f - 0.5f * r2) + r2 * r2 * cp;
+  const float m = k - 4.0f * rintf(0.25f * k);  // k mod 4, as in the double version
+  const bool odd = fabsf(m) == 1.0f;
+  const float s0 = odd ? cr : sr, c0 = odd ? sr : cr;
+  s = m > 1.5f || m < -0.5f ? -s0 : s0;
+  c = m > 0.5f || m < -1.5f ? -c0 : c0;
 }
 
 }  // namespace skipstone

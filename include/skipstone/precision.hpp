@@ -1,5 +1,6 @@
-// The scalar types the kernels are compiled for - double everywhere; float also for roll4:disc and
-// its Figure-18 transversal system (Proposition 12: the GBS integrator and the rim passage) and
+// The scalar types the kernels are compiled for - double everywhere; float also for roll4:disc,
+// its Figure-18 transversal system and the rolling tables roll3:<table>, roll4:<table> (Proposition
+// 12: the GBS integrator and the rim passage) and
 // for the no-slip disc and cylinder:disc - and the constants of the templated arithmetic that
 // depend on the type's rounding unit eps. The
 // double values are the ones the double-only kernels always used (so the double instantiation is

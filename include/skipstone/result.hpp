@@ -28,6 +28,12 @@ struct TrajectoryResult {
   double exit_time, exit_arc;
   double lyapunov, lyapunov_per_event;  // largest finite-time exponent per unit time, per impact
   double lyapunov_spectrum[kLyapunovSpectrumLength];
+  // |tangential| / normal impulse of the no-slip impacts: the largest and the mean
+  double impulse_ratio_max, impulse_ratio_mean;
+  double escape_time;  // when the trajectory left through a hole (stop.holes), NaN if it did not
+  double hole;         // the index in stop.holes of the hole it left through, -1 none
+  double mean_free_time;  // (t of the last impact - t of the first) / (impacts - 1), NaN below 2 impacts
+  double coverage;        // fraction of the cells of outputs.coverage its impacts visited
 };
 SKIPSTONE_HD SKIPSTONE_INLINE TrajectoryResult empty_result() {
   const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -46,6 +52,10 @@ SKIPSTONE_HD SKIPSTONE_INLINE TrajectoryResult empty_result() {
   r.exit_time = r.exit_arc = nan;
   r.lyapunov = r.lyapunov_per_event = nan;
   for (double& l : r.lyapunov_spectrum) l = nan;
+  r.impulse_ratio_max = r.impulse_ratio_mean = nan;
+  r.escape_time = nan;
+  r.hole = -1.0;
+  r.mean_free_time = r.coverage = nan;
   return r;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 
+#include "skipstone/holes.hpp"
 #include "skipstone/precision.hpp"
 #include "skipstone/tables/polygon.hpp"
 
@@ -127,6 +128,8 @@ struct ScanSpec {
   std::uint64_t max_steps;  // rolling integrator step budget
   Precision precision;      // float32: the float kernel (options.precision; kSystems: float_kernel)
   std::int32_t lyapunov_vectors;  // tangent vectors of the Lyapunov observables: 0 (none asked), 1 or 5
+  HoleSet holes;                  // stop.holes of the 2D no-slip tables (n = 0: a closed table)
+  bool impulse_ratios;            // the no-slip impacts' impulse ratios are asked for
   // StartKind::state: row i of `state_rows` (state_columns values, host memory: the CPU backend
   // only) gives trajectory i's parameters state_params[0 .. state_columns); null otherwise.
   const double* state_rows;

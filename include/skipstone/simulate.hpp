@@ -24,8 +24,8 @@
 namespace skipstone {
 
 // One kernel variant: the model, the table of a no-slip model (TableKind::none otherwise), the
-// precision, for no-slip models whether any trajectory has gravity, and for the 2D no-slip
-// tables whether the run asks for Lyapunov exponents (the tangent dynamics), as compile-time
+// precision, for no-slip models whether any trajectory has gravity and whether the run asks for
+// Lyapunov exponents (the tangent dynamics), as compile-time
 // constants. The ensemble kernel is instantiated once per variant so that each holds only its
 // own model's code and registers: one kernel for every model took the register budget of the
 // largest (the GBS integrator) for the no-slip disc too, and a run without Lyapunov exponents
@@ -50,9 +50,9 @@ SKIPSTONE_HD TrajectoryResult simulate_variant(const ScanSpec& spec, std::uint64
   if constexpr (M == ModelKind::roll_disc_transversal) {
     return simulate_disc_transversal<T>(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll3_table) {
-    return simulate_table_roll<6, V::table>(spec, pt, sink);
+    return simulate_table_roll<6, V::table, T>(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll4_table) {
-    return simulate_table_roll<10, V::table>(spec, pt, sink);
+    return simulate_table_roll<10, V::table, T>(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll_disc) {
     return simulate_roll4_disc<T>(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll_planes) {
@@ -73,12 +73,12 @@ inline bool scan_has_gravity(const ScanSpec& spec) {
   return spec.params[P_G] != 0.0;
 }
 
-// f(Variant<M, T, P, G>{}) with G from the scan for a no-slip model, G = any otherwise; a 2D
+// f(Variant<M, T, P, G>{}) with G from the scan for a no-slip model, G = any otherwise; a
 // no-slip scan in double that asks for Lyapunov exponents: f(Variant<M, T, P, any, true>{})
 // (one kernel, with and without gravity: the tangent dynamics cost more than the branch).
 template <ModelKind M, TableKind T, Precision P, class F>
 void visit_gravity_variant(const ScanSpec& spec, F&& f) {
-  if constexpr (M == ModelKind::noslip_plane && P == Precision::float64) {
+  if constexpr (is_noslip(M) && P == Precision::float64) {
     if (spec.lyapunov_vectors > 0) {
       f(Variant<M, T, P, GravityKind::any, true>{});
       return;

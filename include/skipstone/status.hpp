@@ -14,12 +14,13 @@ enum class Status : std::int32_t {
   energy_drift = 5,        // relative energy error above options.energy_tolerance
   integrator_failure = 6,  // step size underflow, step budget exhausted, or a root solve that found nothing
   masked = 7,              // initial condition outside the allowed set (e.g. off the energy sphere)
+  through_hole = 8,        // left the table through a hole in its wall (stop.holes)
 };
-constexpr int kStatusCount = 8;
+constexpr int kStatusCount = 9;
 
 // A trajectory whose observables are valid numbers.
 inline constexpr bool status_is_ok(Status s) {
-  return s == Status::finished || s == Status::exited || s == Status::escaped;
+  return s == Status::finished || s == Status::exited || s == Status::escaped || s == Status::through_hole;
 }
 
 inline const char* status_name(Status s) {
@@ -32,6 +33,7 @@ inline const char* status_name(Status s) {
     case Status::energy_drift: return "energy_drift";
     case Status::integrator_failure: return "integrator_failure";
     case Status::masked: return "masked";
+    case Status::through_hole: return "through_hole";
   }
   return "unknown";
 }

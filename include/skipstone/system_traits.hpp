@@ -37,12 +37,17 @@ enum ObservableGroup : std::uint32_t {
   kObsCaustic = 1u << 2,  // rho_even, rho_odd, caustic_gap: chords of a round cross-section
   kObsAnnulus = 1u << 3,  // annulus_axis, annulus_width: the sphere
   kObsExit = 1u << 4,     // exit_time, exit_arc, exit_side: one rim passage (Figure 18)
-  kObsLyapunov = 1u << 5,  // lyapunov, lyapunov_per_event, lyapunov_spectrum: the 2D no-slip tables
+  kObsLyapunov = 1u << 5,  // lyapunov, lyapunov_per_event: the no-slip models
   kObsState = 1u << 6,     // final_state: systems whose last event is the final state (final_state.hpp)
+  kObsImpulse = 1u << 7,   // impulse_ratio_max, impulse_ratio_mean: the friction a no-slip impact needs
+  kObsLyapunovSpectrum = 1u << 8,  // lyapunov_spectrum: the 2D no-slip tables
+  kObsEscape = 1u << 9,    // escape_time, hole, mean_free_time, coverage: the 2D no-slip tables
 };
 // Groups a run computes only when its config names them: the tangent dynamics of the Lyapunov
-// exponents cost more than the trajectory, and the final state takes the collecting CPU path.
-constexpr std::uint32_t kObsOptIn = kObsLyapunov | kObsState;
+// exponents cost more than the trajectory, the final state takes the collecting CPU path, the
+// impulse ratios are off the SIMD lanes, and the escape group needs stop.holes or
+// outputs.coverage (mean_free_time and coverage run on the CPU backend's one-trajectory path).
+constexpr std::uint32_t kObsOptIn = kObsLyapunov | kObsLyapunovSpectrum | kObsState | kObsImpulse | kObsEscape;
 
 // The bit of a start kind in SystemTraits::starts.
 constexpr std::uint32_t start_bit(StartKind k) { return 1u << static_cast<std::uint32_t>(k); }
@@ -66,11 +71,13 @@ constexpr ModelKind plane = ModelKind::noslip_plane, cylinder = ModelKind::nosli
 constexpr std::uint32_t wall_starts =
     start_bit(StartKind::interior) | start_bit(StartKind::boundary) | start_bit(StartKind::impact);
 constexpr std::uint32_t noslip_obs = kObsCore | kObsHeight;
+constexpr std::uint32_t impact_obs = noslip_obs | kObsImpulse;  // the no-slip models
 constexpr std::uint32_t interior = start_bit(StartKind::interior);
 constexpr std::uint32_t state_file = start_bit(StartKind::state);
 constexpr SystemTraits noslip(const char* name, ModelKind m, TableKind t, bool round_wall = false) {
   const bool sinai = t == TableKind::sinai;  // a flight in a scatterer-free corridor never ends
-  const std::uint32_t obs = (round_wall ? noslip_obs | kObsCaustic : noslip_obs) | (m == plane ? kObsLyapunov : 0u);
+  const std::uint32_t lyapunov = m == plane ? kObsLyapunov | kObsLyapunovSpectrum | kObsEscape : kObsLyapunov;
+  const std::uint32_t obs = (round_wall ? impact_obs | kObsCaustic : impact_obs) | lyapunov;
   return {name, m, t, m == plane ? 2 : 3, wall_starts | state_file, obs | kObsState,
           round_wall, round_wall ? Lanes::round_wall : Lanes::none, sinai,
           !sinai || m == cylinder,  // in-plane gravity on a torus has no floor
@@ -79,14 +86,15 @@ constexpr SystemTraits noslip(const char* name, ModelKind m, TableKind t, bool r
 // roll3:<table> (N = 6) and roll4:<table> (N = 10) of rolling/table_roll.hpp: starts on either
 // face (roll3 also at a wall point, entering the edge: Figure 18 on any table), the height
 // observables (roll3: the centre's y against the in-plane gravity; roll4: the axial height), the
-// first edge passage's exit and the caustics on the disc. On the Sinai torus a flight in a
-// corridor never ends, and roll3's in-plane gravity has no floor there.
+// first edge passage's exit and the caustics on the disc, and a float kernel (table_wall.hpp). On
+// the Sinai torus a flight in a corridor never ends, and roll3's in-plane gravity has no floor
+// there.
 constexpr SystemTraits rolling(const char* name, ModelKind m, TableKind t) {
   const bool sinai = t == TableKind::sinai, roll3 = m == ModelKind::roll3_table;
   const std::uint32_t faces = interior | start_bit(StartKind::plate_minus);
   const std::uint32_t obs = noslip_obs | kObsExit;
   return {name, m, t, 3, roll3 ? faces | start_bit(StartKind::rim_entry) : faces,
-          t == TableKind::disc ? obs | kObsCaustic : obs, false, Lanes::rim, sinai, !(sinai && roll3),
+          t == TableKind::disc ? obs | kObsCaustic : obs, true, Lanes::rim, sinai, !(sinai && roll3),
           Sampling::sink};
 }
 }  // namespace traits_detail
@@ -101,7 +109,8 @@ inline constexpr SystemTraits kSystems[] = {
     traits_detail::noslip("ellipse", traits_detail::plane, TableKind::ellipse),
     traits_detail::noslip("sinai", traits_detail::plane, TableKind::sinai),
     {"sphere", ModelKind::noslip_sphere, TableKind::none, 3, traits_detail::interior | traits_detail::state_file,
-     traits_detail::noslip_obs | kObsAnnulus | kObsState, false, Lanes::none, false, true, Sampling::closed_form},
+     traits_detail::impact_obs | kObsAnnulus | kObsLyapunov | kObsState, false, Lanes::none, false, true,
+     Sampling::closed_form},
     traits_detail::noslip("cylinder:disc", traits_detail::cylinder, TableKind::disc, true),
     traits_detail::noslip("cylinder:strip", traits_detail::cylinder, TableKind::strip),
     traits_detail::noslip("cylinder:stadium", traits_detail::cylinder, TableKind::stadium),

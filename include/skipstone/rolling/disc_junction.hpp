@@ -43,6 +43,12 @@ struct PlateStateT {
 };
 using PlateState = PlateStateT<double>;
 
+// A flat-part state in scalar type T (a float kernel's start, set up in double and rounded once).
+template <class T, class U>
+SKIPSTONE_HD SKIPSTONE_INLINE PlateStateT<T> plate_state_as(const PlateStateT<U>& s) {
+  return {s.sheet, vec_as<T>(s.p), vec_as<T>(s.u), T(s.u3), T(s.z), T(s.A12), T(s.A13), T(s.A23)};
+}
+
 template <class T>
 SKIPSTONE_HD SKIPSTONE_INLINE Vec2T<T> rim_normal(T theta) {
   return {cos(theta), sin(theta)};

@@ -31,6 +31,9 @@
 // Each table says which piece a wall point lies on (edge_arc_at) and which piece follows a
 // break (edge_arc_after); q is unwrapped, so a ball going round a stadium more than once sees q
 // grow past the perimeter.
+// A piece is EdgeArcT<T> in the scalar type T of the edge system (double; float for the float
+// kernels): the tables build it in double (EdgeArc) and arc_as rounds it once; its right-hand
+// side terms and wall points are computed in T, its arc lengths (an output) in double.
 #pragma once
 #include "skipstone/poly_sincos.hpp"
 #include "skipstone/tables/disc.hpp"
@@ -45,8 +48,9 @@ namespace skipstone {
 enum class ArcShape : int { line = 0, circle = 1, ellipse = 2, vertex = 3 };
 
 // The ellipse's (kn, kd, C) at q (the header's).
-SKIPSTONE_HD SKIPSTONE_INLINE void ellipse_terms(double a, double b, double q, double& n, double& d, double& C) {
-  double s, c;
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE void ellipse_terms(same_t<T> a, same_t<T> b, T q, T& n, T& d, T& C) {
+  T s, c;
   poly_sincos(q, s, c);
   C = a * a * s * s + b * b * c * c;
   d = C * sqrt(C);
@@ -54,44 +58,49 @@ SKIPSTONE_HD SKIPSTONE_INLINE void ellipse_terms(double a, double b, double q, d
 }
 
 // e1(q).y and e2(q).y on a line, circle or vertex piece: e1_ref turned by turn (q - q_ref).
-SKIPSTONE_HD SKIPSTONE_INLINE void turned_normal_y(double turn, double q_ref, double e1x_ref, double e1y_ref, double q,
-                                                   double& e1y, double& e2y) {
-  double s, c;
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE void turned_normal_y(same_t<T> turn, same_t<T> q_ref, same_t<T> e1x_ref,
+                                                   same_t<T> e1y_ref, T q, T& e1y, T& e2y) {
+  T s, c;
   poly_sincos(turn * (q - q_ref), s, c);
   e1y = s * e1x_ref + c * e1y_ref;
   e2y = c * e1x_ref - s * e1y_ref;
 }
 
 // e1(q).y and e2(q).y on the ellipse: e1 along (cos q / a, sin q / b).
-SKIPSTONE_HD SKIPSTONE_INLINE void ellipse_normal_y(double a, double b, double q, double& e1y, double& e2y) {
-  double s, c;
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE void ellipse_normal_y(same_t<T> a, same_t<T> b, T q, T& e1y, T& e2y) {
+  T s, c;
   poly_sincos(q, s, c);
-  const double gx = c / a, gy = s / b, n = 1.0 / sqrt(gx * gx + gy * gy);
+  const T gx = c / a, gy = s / b, n = T(1) / sqrt(gx * gx + gy * gy);
   e1y = n * gy;
   e2y = n * gx;
 }
 
 // A wall point in the paper's frame.
-struct EdgePoint {
-  Vec2 b;       // the point of the wall
-  Vec2 e1, e2;  // outward normal, tangent (e2 = J e1)
+template <class T>
+struct EdgePointT {
+  Vec2T<T> b;       // the point of the wall
+  Vec2T<T> e1, e2;  // outward normal, tangent (e2 = J e1)
 };
+using EdgePoint = EdgePointT<double>;
 
-struct EdgeArc {
+template <class T>
+struct EdgeArcT {
   ArcShape shape;
-  int part;            // the table's boundary part (Hit::part) of the piece
-  double q_lo, q_hi;   // the piece's coordinate range; -inf, +inf on a smooth closed wall
-  double kappa;        // line, circle: the constant curvature
-  double kn, kd, kc;   // line, circle, vertex: kappa = kn / kd, dq/dl = kc / kd (the header's C)
-  double turn;         // line, circle, vertex: e1(q) is e1_ref turned by turn (q - q_ref)
-  double q_ref;        // line, circle: the coordinate of the reference point (vertex: 0)
-  Vec2 b_ref, e1_ref;  // line: point and outward normal there; circle: centre c and e1 at q_ref
-  double a, b;         // ellipse: semi-axes along x and y
-  int index;           // polygon: the edge (line) or vertex number
-  double lap;          // polygon: how many times round the wall q is (q_lo = lap perimeters + ...)
+  int part;                // the table's boundary part (Hit::part) of the piece
+  T q_lo, q_hi;            // the piece's coordinate range; -inf, +inf on a smooth closed wall
+  T kappa;                 // line, circle: the constant curvature
+  T kn, kd, kc;            // line, circle, vertex: kappa = kn / kd, dq/dl = kc / kd (the header's C)
+  T turn;                  // line, circle, vertex: e1(q) is e1_ref turned by turn (q - q_ref)
+  T q_ref;                 // line, circle: the coordinate of the reference point (vertex: 0)
+  Vec2T<T> b_ref, e1_ref;  // line: point and outward normal there; circle: centre c and e1 at q_ref
+  T a, b;                  // ellipse: semi-axes along x and y
+  int index;               // polygon: the edge (line) or vertex number
+  T lap;                   // polygon: how many times round the wall q is (q_lo = lap perimeters + ...)
 
   // kn, kd, C (the header's) at q.
-  SKIPSTONE_HD void curvature_terms(double q, double& n, double& d, double& C) const {
+  SKIPSTONE_HD void curvature_terms(T q, T& n, T& d, T& C) const {
     if (shape == ArcShape::ellipse) {
       ellipse_terms(a, b, q, n, d, C);
       return;
@@ -102,29 +111,29 @@ struct EdgeArc {
   }
 
   // e1(q).y and e2(q).y (roll3's in-plane gravity).
-  SKIPSTONE_HD void normal_y(double q, double& e1y, double& e2y) const {
+  SKIPSTONE_HD void normal_y(T q, T& e1y, T& e2y) const {
     if (shape == ArcShape::ellipse) ellipse_normal_y(a, b, q, e1y, e2y);
     else turned_normal_y(turn, q_ref, e1_ref.x, e1_ref.y, q, e1y, e2y);
   }
 
-  SKIPSTONE_HD EdgePoint point(double q) const {
-    Vec2 b_q, e1;
+  SKIPSTONE_HD EdgePointT<T> point(T q) const {
+    Vec2T<T> b_q, e1;
     if (shape == ArcShape::line) {
       e1 = e1_ref;
       b_q = b_ref + (q - q_ref) * rot90(e1_ref);
     } else if (shape == ArcShape::vertex) {
-      const double c = cos(q), s = sin(q);
+      const T c = cos(q), s = sin(q);
       e1 = {c * e1_ref.x - s * e1_ref.y, s * e1_ref.x + c * e1_ref.y};
       b_q = b_ref;
     } else if (shape == ArcShape::circle) {
-      const double al = -kappa * (q - q_ref), c = cos(al), s = sin(al);
+      const T al = -kappa * (q - q_ref), c = cos(al), s = sin(al);
       e1 = {c * e1_ref.x - s * e1_ref.y, s * e1_ref.x + c * e1_ref.y};
-      b_q = b_ref - (1.0 / kappa) * e1;
+      b_q = b_ref - (T(1) / kappa) * e1;
     } else {
-      const double c = cos(q), s = sin(q);
+      const T c = cos(q), s = sin(q);
       b_q = {a * c, b * s};
-      const Vec2 g = {c / a, s / b};
-      e1 = (1.0 / norm(g)) * g;
+      const Vec2T<T> g = {c / a, s / b};
+      e1 = (T(1) / norm(g)) * g;
     }
     return {b_q, e1, rot90(e1)};
   }
@@ -134,10 +143,18 @@ struct EdgeArc {
   SKIPSTONE_HD double arc_between(double q0, double q1) const {
     if (shape == ArcShape::vertex) return 0.0;
     if (shape != ArcShape::ellipse) return q1 - q0;
-    const double m = 1.0 - (a * a) / (b * b);
-    return b * (elliptic_e(q1, m) - elliptic_e(q0, m));
+    const double ad = a, bd = b, m = 1.0 - (ad * ad) / (bd * bd);
+    return bd * (elliptic_e(q1, m) - elliptic_e(q0, m));
   }
 };
+using EdgeArc = EdgeArcT<double>;
+
+// A piece in scalar type T (rounded once from the tables' double one), and back.
+template <class T, class U>
+SKIPSTONE_HD SKIPSTONE_INLINE EdgeArcT<T> arc_as(const EdgeArcT<U>& a) {
+  return {a.shape, a.part, T(a.q_lo), T(a.q_hi), T(a.kappa), T(a.kn), T(a.kd), T(a.kc), T(a.turn), T(a.q_ref),
+          vec_as<T>(a.b_ref), vec_as<T>(a.e1_ref), T(a.a), T(a.b), a.index, T(a.lap)};
+}
 
 // A piece with no ends.
 constexpr double kNoBreak = INFINITY;

@@ -37,6 +37,9 @@
 // (v1, v2, S12) rescaled onto the transversal invariant (2 E1, or 2 (E1 + G y_c) - 2 G y_c with
 // in-plane gravity, applied as roll4_disc.hpp applies E2 + G x3: only where the correction is a
 // round-off-sized one) and (v3, S13, S23) onto 2 (E2 + G x3) - 2 G x3.
+//
+// Templated on the scalar type T of the state (double; float for the float kernels, whose wall
+// piece is the double one rounded once: edge_arc.hpp).
 #pragma once
 #include "skipstone/rolling/disc_transversal.hpp"
 #include "skipstone/rolling/edge_arc.hpp"
@@ -44,70 +47,71 @@
 namespace skipstone {
 
 // roll3's in-plane gravity on (v1', v2') where the wall's frame has e1.y = e1y, e2.y = e2y.
-SKIPSTONE_HD SKIPSTONE_INLINE void inplane_gravity_rhs(double G, double cos_phi, double e1y, double e2y, double& f0,
-                                                       double& f1) {
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE void inplane_gravity_rhs(same_t<T> G, same_t<T> cos_phi, same_t<T> e1y, same_t<T> e2y,
+                                                       T& f0, T& f1) {
   f0 -= G * cos_phi * e1y;
   f1 -= G * e2y;
 }
 
-template <int N_>
+template <int N_, class T = double>
 struct EdgeSystem {
   static_assert(N_ == 6 || N_ == 10, "roll3 (6 components) or roll4 (10)");
   static constexpr int N = N_;
   static constexpr bool kHasBreaks = true;
 
-  EdgeArc arc;
-  double r, eta;
-  double G;         // roll3: in-plane gravity along -y; roll4: along the axis
-  double k1_total;  // 2 E1 (roll4, or roll3 without G); 2 (E1 + G y_c) for roll3 with G
-  double k2_total;  // roll4: 2 (E2 + G x3)
-  double h_limit;   // the largest step: the time phi takes for about one radian
+  EdgeArcT<T> arc;
+  T r, eta;
+  T G;         // roll3: in-plane gravity along -y; roll4: along the axis
+  T k1_total;  // 2 E1 (roll4, or roll3 without G); 2 (E1 + G y_c) for roll3 with G
+  T k2_total;  // roll4: 2 (E2 + G x3)
+  T h_limit;   // the largest step: the time phi takes for about one radian
 
-  SKIPSTONE_HD bool inplane_gravity() const { return N == 6 && G != 0.0; }
+  SKIPSTONE_HD bool inplane_gravity() const { return N == 6 && G != T(0); }
 
   // The height of the centre (roll3 with in-plane gravity).
-  SKIPSTONE_HD double centre_height(const double* y) const {
-    const EdgePoint e = arc.point(y[5]);
+  SKIPSTONE_HD T centre_height(const T* y) const {
+    const EdgePointT<T> e = arc.point(y[5]);
     return e.b.y + r * y[4] * e.e1.y;
   }
 
-  SKIPSTONE_HD void rhs(const double* y, double* f) const {
-    const double q = y[5];
-    double kn, kd, C, fc, fs;
+  SKIPSTONE_HD void rhs(const T* y, T* f) const {
+    const T q = y[5];
+    T kn, kd, C, fc, fs;
     arc.curvature_terms(q, kn, kd, C);
     edge_transversal_rhs(kn, kd, C, r, eta, y, f, fc, fs);
     if (inplane_gravity()) {
-      double e1y, e2y;
+      T e1y, e2y;
       arc.normal_y(q, e1y, e2y);
       inplane_gravity_rhs(G, y[3], e1y, e2y, f[0], f[1]);
     }
     if constexpr (N == 10) longitudinal_rhs(fc, fs, r, eta, G, y, f);
   }
 
-  SKIPSTONE_HD void project(double* y) const {
+  SKIPSTONE_HD void project(T* y) const {
     if (!inplane_gravity()) {
       project_transversal(y, sqrt(k1_total));
     } else {
       normalise_phi(y);
-      rescale_block(y, k1_total - 2.0 * G * centre_height(y));
+      rescale_block(y, k1_total - T(2) * G * centre_height(y));
     }
-    if constexpr (N == 10) rescale_block(y + 6, k2_total - 2.0 * G * y[9]);
+    if constexpr (N == 10) rescale_block(y + 6, k2_total - T(2) * G * y[9]);
   }
 
-  SKIPSTONE_HD double radius() const { return r; }
-  SKIPSTONE_HD double h_max() const { return h_limit; }
+  SKIPSTONE_HD T radius() const { return r; }
+  SKIPSTONE_HD T h_max() const { return h_limit; }
 
   // How far q is from the nearer end of the piece (> 0 inside), and its time derivative.
-  SKIPSTONE_HD double break_margin(const double* y, double& rate) const {
-    const double q = y[5];
-    if (!(arc.q_hi < kNoBreak)) {  // a smooth closed wall
-      rate = 0.0;
-      return kNoBreak;
+  SKIPSTONE_HD T break_margin(const T* y, T& rate) const {
+    const T q = y[5];
+    if (!(arc.q_hi < T(kNoBreak))) {  // a smooth closed wall
+      rate = T(0);
+      return T(kNoBreak);
     }
-    double kn, kd, C;
+    T kn, kd, C;
     arc.curvature_terms(q, kn, kd, C);
-    const double q_dot = y[1] * C / (kd - r * kn * y[4]);
-    const double to_lo = q - arc.q_lo, to_hi = arc.q_hi - q;
+    const T q_dot = y[1] * C / (kd - r * kn * y[4]);
+    const T to_lo = q - arc.q_lo, to_hi = arc.q_hi - q;
     rate = to_lo < to_hi ? q_dot : -q_dot;
     return to_lo < to_hi ? to_lo : to_hi;
   }

@@ -59,6 +59,10 @@ struct RollModelT {
   T r, eta, G;
 };
 using RollModel = RollModelT<double>;
+template <class T>
+SKIPSTONE_HD SKIPSTONE_INLINE RollModelT<T> roll_model_as(const RollModel& m) {
+  return {T(m.r), T(m.eta), T(m.G)};
+}
 
 struct RollOptions {
   double t_max;

@@ -15,6 +15,15 @@
 //   roll3: x = the centre in R^3, the plate in z = 0 (z = r cos(phi) on N^c), u = (v1, v2, 0),
 //          w = (0, 0, S12), nu the unit normal from the contact point to the centre, so that
 //          x - r nu is the contact point.
+//
+// Precision: TableWall<Table, N, T> holds the state and integrates the edge in T (double; float
+// for the float kernels, set up in double and rounded once, at the float tolerances rtol, atol
+// >= 1e-5, as roll4:disc's float kernel). The table's geometry stays in double in both: the
+// flight solve (next_hit: the quadric and quartic roots of a flight under in-plane gravity,
+// whose nearly double roots at a grazing hit lose half their digits in any precision, which
+// leaves float 3 or 4) and the wall piece and point at an edge entry are computed in double
+// from the T state and rounded, once per flight; the steps of the edge passages are T
+// throughout.
 #pragma once
 #include <type_traits>
 
@@ -24,10 +33,10 @@
 
 namespace skipstone {
 
-template <int N>
-SKIPSTONE_HD SKIPSTONE_INLINE DiscRow table_edge_row(const double* y, const EdgeArc& arc, double r) {
-  const EdgePoint e = arc.point(y[5]);
-  const Vec2 c = e.b + (r * y[4]) * e.e1;
+template <int N, class T>
+SKIPSTONE_HD SKIPSTONE_INLINE DiscRow table_edge_row(const T* y, const EdgeArcT<T>& arc, same_t<T> r) {
+  const EdgePointT<T> e = arc.point(y[5]);
+  const Vec2T<T> c = e.b + (r * y[4]) * e.e1;
   if constexpr (N == 10)
     return {Vec3{c.x, c.y, y[9]}, State3D{{y[0], y[1], y[6]}, {y[8], -y[7], y[2]}},
             Vec3{y[4] * e.e1.x, y[4] * e.e1.y, 0.0}};
@@ -35,10 +44,10 @@ SKIPSTONE_HD SKIPSTONE_INLINE DiscRow table_edge_row(const double* y, const Edge
           Vec3{y[4] * e.e1.x, y[4] * e.e1.y, y[3]}};
 }
 
-template <class Table, int N_>
+template <class Table, int N_, class T = double>
 struct TableWall {
-  using Scalar = double;
-  using Sys = EdgeSystem<N_>;
+  using Scalar = T;
+  using Sys = EdgeSystem<N_, T>;
   static constexpr int N = N_;
   static constexpr bool kChords = std::is_same_v<Table, DiscTable>;
   static constexpr bool kHasBreaks = true;
@@ -48,64 +57,62 @@ struct TableWall {
   double q_piece;     // where on its current piece of the wall the passage entered it
   double arc_before;  // the arc length along the wall over the passage's earlier pieces
 
-  SKIPSTONE_HD void start(PlateState&) { last_part = -1; }
+  SKIPSTONE_HD void start(PlateStateT<T>&) { last_part = -1; }
   SKIPSTONE_HD bool on_wall() const { return last_part >= 0; }
 
-  SKIPSTONE_HD double time_to_wall(const PlateState& s, double g_plane, double horizon, int& part) const {
-    const Hit<Vec2> hit = table.next_hit(s.p, s.u, g_plane, last_part, horizon);
+  SKIPSTONE_HD T time_to_wall(const PlateStateT<T>& s, T g_plane, double horizon, int& part) const {
+    const Hit<Vec2> hit = table.next_hit(vec_as<double>(s.p), vec_as<double>(s.u), double(g_plane), last_part, horizon);
     part = hit.kind == HitKind::miss ? kWallMissed : hit.part;
-    return hit.kind == HitKind::wall || hit.kind == HitKind::corner ? hit.t : INFINITY;
+    return hit.kind == HitKind::wall || hit.kind == HitKind::corner ? T(hit.t) : T(INFINITY);
   }
 
   // The junction onto the edge at the wall point s.p of part `part`: the passage's system (over
   // the piece there, projecting onto the invariants k1, k2) and entry state.
-  SKIPSTONE_HD void enter(const PlateState& s, int part, const RollModel& m, double k1, double k2, Sys& sys,
-                          double* y) {
+  SKIPSTONE_HD void enter(const PlateStateT<T>& s, int part, const RollModelT<T>& m, T k1, T k2, Sys& sys, T* y) {
     double q;
-    const EdgeArc arc = edge_arc_at(table, s.p, part, q);
-    q_piece = q;
-    arc_before = 0.0;
+    const EdgeArc arc = edge_arc_at(table, vec_as<double>(s.p), part, q);
     const EdgePoint e = arc.point(q);
-    plate_to_edge<N>(s, e.e1, e.e2, q, y);
+    q_piece = T(q);
+    arc_before = 0.0;
+    plate_to_edge<N>(s, vec_as<T>(e.e1), vec_as<T>(e.e2), T(q), y);
     // the largest step: phi' = v1 / r moves phi by at most about one radian (half of one where
     // in-plane gravity can speed the ball up during the passage)
-    const double xi = sqrt(y[0] * y[0] + y[1] * y[1] + y[2] * y[2]);
-    const bool inplane = N == 6 && m.G != 0.0;
-    sys = {arc, m.r, m.eta, m.G, k1, k2, (inplane ? 0.5 : 1.0) * m.r / xi};
+    const T xi = sqrt(y[0] * y[0] + y[1] * y[1] + y[2] * y[2]);
+    const bool inplane = N == 6 && m.G != T(0);
+    sys = {arc_as<T>(arc), m.r, m.eta, m.G, k1, k2, (inplane ? T(0.5) : T(1)) * m.r / xi};
   }
 
   // The passage reached an end of its piece: on to the next piece, on the side of that end.
-  SKIPSTONE_HD void next_piece(Sys& sys, double* y) {
+  SKIPSTONE_HD void next_piece(Sys& sys, T* y) {
     const bool forward = sys.arc.q_hi - y[5] < y[5] - sys.arc.q_lo;
     arc_before += sys.arc.arc_between(q_piece, y[5]);
-    sys.arc = edge_arc_after(table, sys.arc, forward);
-    y[5] = q_piece = forward ? sys.arc.q_lo : sys.arc.q_hi;
+    sys.arc = arc_as<T>(edge_arc_after(table, arc_as<double>(sys.arc), forward));
+    y[5] = forward ? sys.arc.q_lo : sys.arc.q_hi;
+    q_piece = y[5];
   }
 
-  SKIPSTONE_HD double boundary_parameter(const PlateState& s, int part) const {
-    return table.boundary_parameter(s.p, part);
+  SKIPSTONE_HD double boundary_parameter(const PlateStateT<T>& s, int part) const {
+    return table.boundary_parameter(vec_as<double>(s.p), part);
   }
 
-  SKIPSTONE_HD double edge_height(const Sys& sys, const double* y) const {
+  SKIPSTONE_HD T edge_height(const Sys& sys, const T* y) const {
     if constexpr (N == 6) return sys.centre_height(y);
     return y[9];
   }
-  SKIPSTONE_HD DiscRow edge_row(const Sys& sys, const double* y, double r) const {
-    return table_edge_row<N>(y, sys.arc, r);
-  }
-  SKIPSTONE_HD double passage_arc(const Sys& sys, const double* y) const {
+  SKIPSTONE_HD DiscRow edge_row(const Sys& sys, const T* y, T r) const { return table_edge_row<N>(y, sys.arc, r); }
+  SKIPSTONE_HD double passage_arc(const Sys& sys, const T* y) const {
     return arc_before + sys.arc.arc_between(q_piece, y[5]);
   }
 
-  SKIPSTONE_HD PlateState leave(const Sys& sys, const double* y) {
-    const EdgePoint e = sys.arc.point(y[5]);
+  SKIPSTONE_HD PlateStateT<T> leave(const Sys& sys, const T* y) {
+    const EdgePointT<T> e = sys.arc.point(y[5]);
     last_part = sys.arc.part;
     return edge_to_plate<N>(y, e.b, e.e1, e.e2);
   }
 };
 
-template <int N, class Table>
-SKIPSTONE_HD SKIPSTONE_INLINE TableWall<Table, N> table_wall(const Table& table) {
+template <int N, class T = double, class Table>
+SKIPSTONE_HD SKIPSTONE_INLINE TableWall<Table, N, T> table_wall(const Table& table) {
   return {table, -1, 0.0, 0.0};
 }
 
@@ -151,8 +158,9 @@ SKIPSTONE_HD bool table_roll_setup(const Table& table, const ScanSpec& spec, con
   return true;
 }
 
-// One roll3:<table> (N = 6) or roll4:<table> (N = 10) trajectory of a scan point.
-template <int N, TableKind TK, class Sink>
+// One roll3:<table> (N = 6) or roll4:<table> (N = 10) trajectory of a scan point, in scalar
+// type T (set up in double and rounded once).
+template <int N, TableKind TK, class T = double, class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_table_roll(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
   TrajectoryResult res = masked_result();
   with_plane_table_of<TK>(spec, pt, [&](const auto& table) {
@@ -161,7 +169,8 @@ SKIPSTONE_HD TrajectoryResult simulate_table_roll(const ScanSpec& spec, const Sc
     RollOptions opt;
     int entry_part;
     if (table_roll_setup<N>(table, spec, pt, m, s, opt, entry_part))
-      res = run_table_roll(table_wall<N>(table), m, s, opt, sink, nullptr, entry_part);
+      res = run_table_roll(table_wall<N, T>(table), roll_model_as<T>(m), plate_state_as<T>(s), opt, sink, nullptr,
+                           entry_part);
   });
   return res;
 }

@@ -1,6 +1,7 @@
-// Finite-time Lyapunov exponents of one 2D no-slip trajectory from its tangent dynamics
-// (flight.hpp, collision.hpp): n = 1 or 5 tangent vectors of the phase space (x, y, u, v, s)
-// (phase_vector.hpp) ride along the trajectory and are re-orthonormalised by modified
+// Finite-time Lyapunov exponents of one no-slip trajectory from its tangent dynamics
+// (flight.hpp, collision.hpp, collision3d.hpp): in 2D n = 1 or 5 tangent vectors of the phase
+// space (x, y, u, v, s), in 3D (sphere, cylinders) n = 1 of (x, u, w) (phase_vector.hpp), ride
+// along the trajectory and are re-orthonormalised by modified
 // Gram-Schmidt after every impact (the QR method of Benettin, Galgani, Giorgilli and Strelcyn,
 // Meccanica 15, 9 (1980); Shimada and Nagashima, Prog. Theor. Phys. 61, 1605 (1979)). With
 // R_ii the norms Gram-Schmidt divides by, at the end of the run (time t, N impacts)
@@ -10,9 +11,9 @@
 // for long runs); |delta(0)| = 1. Renormalising at every
 // impact keeps the vectors O(1): a flight grows them at most linearly in its duration.
 //
-// The first vector is on the energy shell: (1, 1, 1, 1, 1) less its component along
-// grad E = (0, g, u, v, s) (E = (|u|^2 + s^2)/2 + g y), normalised. The other four complete it
-// to an orthonormal basis (a Householder reflection taking e_1 to it), so that the spectrum's
+// The first vector is on the energy shell: (1, ..., 1) less its component along grad E
+// (phase_vector.hpp: energy_gradient), normalised. In 2D the other four complete it to an
+// orthonormal basis (a Householder reflection taking e_1 to it), so that the spectrum's
 // first exponent is the one the single vector gives, bit for bit.
 #pragma once
 #include <cstdint>
@@ -20,6 +21,7 @@
 #include "skipstone/collision.hpp"
 #include "skipstone/result.hpp"
 #include "skipstone/tangent/collision.hpp"
+#include "skipstone/tangent/collision3d.hpp"
 #include "skipstone/tangent/flight.hpp"
 #include "skipstone/tangent/phase_vector.hpp"
 
@@ -27,56 +29,62 @@ namespace skipstone {
 
 static_assert(kPhaseDim2D == kLyapunovSpectrumLength, "the spectrum observable has one exponent per phase dimension");
 
-struct LyapunovFrame2D {
-  PhaseVector2D v[kPhaseDim2D];
-  double log_growth[kPhaseDim2D];
-  int n;  // vectors followed: 1 (largest exponent) or kPhaseDim2D (spectrum)
+// Up to kMaxVectors tangent vectors of type PV, which cross an impact as Impact says.
+template <class PV, class Impact, int kMaxVectors>
+struct LyapunovFrame {
+  static constexpr int kDim = PV::kDim;
+  PV v[kMaxVectors];
+  double log_growth[kMaxVectors];
+  int n;  // vectors followed: 1 (largest exponent) or kDim (spectrum, 2D)
 
-  SKIPSTONE_HD void start(Vec2 /*x*/, const State2D& st, double g, int count) {
-    n = count;
-    const double grad[kPhaseDim2D] = {0.0, g, st.u.x, st.u.y, st.s};
+  template <class V, class S>
+  SKIPSTONE_HD void start(V /*x*/, const S& st, double g, int count) {
+    n = count < kMaxVectors ? count : kMaxVectors;
+    double grad[kDim];
+    const PV gradient = energy_gradient(st, g);
+    for (int i = 0; i < kDim; ++i) grad[i] = component(gradient, i);
     double gg = 0.0, wg = 0.0;
-    for (int i = 0; i < kPhaseDim2D; ++i) {
+    for (int i = 0; i < kDim; ++i) {
       gg += grad[i] * grad[i];
       wg += grad[i];
     }
-    double d0[kPhaseDim2D], dd = 0.0;
-    for (int i = 0; i < kPhaseDim2D; ++i) {
+    double d0[kDim], dd = 0.0;
+    for (int i = 0; i < kDim; ++i) {
       d0[i] = 1.0 - (gg > 0.0 ? wg / gg : 0.0) * grad[i];
       dd += d0[i] * d0[i];
     }
     const double inv = 1.0 / sqrt(dd);
-    for (int i = 0; i < kPhaseDim2D; ++i) d0[i] *= inv;
-    v[0] = from_components(d0);
+    for (int i = 0; i < kDim; ++i) d0[i] *= inv;
+    v[0] = PV::from_components(d0);
     // H = I - 2 w w^T / |w|^2 with w = e_1 - d0 takes e_1 to d0; its other columns complete the basis
-    double w[kPhaseDim2D], ww = 0.0;
-    for (int i = 0; i < kPhaseDim2D; ++i) {
+    double w[kDim], ww = 0.0;
+    for (int i = 0; i < kDim; ++i) {
       w[i] = (i == 0 ? 1.0 : 0.0) - d0[i];
       ww += w[i] * w[i];
     }
     for (int j = 1; j < n; ++j) {
-      double c[kPhaseDim2D];
-      for (int i = 0; i < kPhaseDim2D; ++i) c[i] = (i == j ? 1.0 : 0.0) - (ww > 0.0 ? 2.0 * w[j] / ww : 0.0) * w[i];
-      v[j] = from_components(c);
+      double c[kDim];
+      for (int i = 0; i < kDim; ++i) c[i] = (i == j ? 1.0 : 0.0) - (ww > 0.0 ? 2.0 * w[j] / ww : 0.0) * w[i];
+      v[j] = PV::from_components(c);
     }
-    for (int i = 0; i < kPhaseDim2D; ++i) log_growth[i] = 0.0;
+    for (int i = 0; i < kMaxVectors; ++i) log_growth[i] = 0.0;
   }
 
   SKIPSTONE_HD void fly(double dt) {
-    for (int i = 0; i < n; ++i) v[i] = tangent_flight(v[i], dt);
+    for (int i = 0; i < n && i < kMaxVectors; ++i) v[i] = tangent_flight(v[i], dt);
   }
 
-  SKIPSTONE_HD void collide(const TangentImpact& im) {
-    for (int i = 0; i < n; ++i) v[i] = tangent_collide(v[i], im);
+  SKIPSTONE_HD void collide(const Impact& im) {
+    for (int i = 0; i < n && i < kMaxVectors; ++i) v[i] = tangent_collide(v[i], im);
     orthonormalise(v, log_growth);
   }
 
   // The exponents at time t after `events` impacts into res (the growth since the last
   // impact included).
   SKIPSTONE_HD void write(TrajectoryResult& res, double t, std::uint64_t events) const {
-    PhaseVector2D w[kPhaseDim2D];
-    double lg[kPhaseDim2D];
-    for (int i = 0; i < kPhaseDim2D; ++i) {
+    PV w[kMaxVectors];
+    double lg[kMaxVectors];
+    for (int i = 0; i < kMaxVectors; ++i) {
       w[i] = v[i];
       lg[i] = log_growth[i];
     }
@@ -84,13 +92,14 @@ struct LyapunovFrame2D {
     const double inv_t = t > 0.0 ? 1.0 / t : NAN;
     res.lyapunov = lg[0] * inv_t;
     res.lyapunov_per_event = events > 0 ? lg[0] / static_cast<double>(events) : NAN;
-    if (n == kPhaseDim2D)
-      for (int i = 0; i < kPhaseDim2D; ++i) res.lyapunov_spectrum[i] = lg[i] * inv_t;
+    if constexpr (kMaxVectors == kLyapunovSpectrumLength)
+      if (n == kMaxVectors)
+        for (int i = 0; i < kMaxVectors; ++i) res.lyapunov_spectrum[i] = lg[i] * inv_t;
   }
 
  private:
-  SKIPSTONE_HD void orthonormalise(PhaseVector2D* w, double* lg) const {
-    for (int i = 0; i < n; ++i) {
+  SKIPSTONE_HD void orthonormalise(PV* w, double* lg) const {
+    for (int i = 0; i < n && i < kMaxVectors; ++i) {
       for (int j = 0; j < i; ++j) w[i] = add_scaled(w[i], -dot(w[i], w[j]), w[j]);
       const double r = sqrt(dot(w[i], w[i]));
       lg[i] += log(r);
@@ -98,5 +107,9 @@ struct LyapunovFrame2D {
     }
   }
 };
+
+// The 2D tables: the largest exponent or the spectrum. The sphere and the cylinders: the largest.
+using LyapunovFrame2D = LyapunovFrame<PhaseVector2D, TangentImpact, kPhaseDim2D>;
+using LyapunovFrame3D = LyapunovFrame<PhaseVector3D, TangentImpact3D, 1>;
 
 }  // namespace skipstone
