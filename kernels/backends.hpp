@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "skipstone/boundary_map.hpp"
-
+#include "skipstone/section_map.hpp"
 #include "skipstone/result.hpp"
 #include "skipstone/scan_spec.hpp"
 
@@ -17,19 +17,28 @@ namespace skipstone {
 // SIMD lanes or a bounded launch at a time) so that progress can be reported from inside a chunk.
 using DoneCounter = std::atomic<std::uint64_t>;
 
-// What a chunk collects from the events of its trajectories besides their results
-// (outputs.boundary_map, outputs.boundary_events at the impacts of the 2D no-slip tables; the
-// observable final_state from the last event): the CPU backend only.
-struct BoundaryCollect {
+// The points of one output kind a chunk bins and records: the impacts (outputs.boundary_map,
+// boundary_events) or the section crossings (outputs.section_map, section_events).
+struct PointCollect {
   const BoundaryMapSpec* map = nullptr;  // null: no map
-  std::vector<std::uint64_t> counts;     // out: boundary_bin_count + 1 (the last: impacts outside the map)
+  std::vector<std::uint64_t> counts;     // out: boundary_bin_count + 1 (the last: points outside the map)
   std::vector<std::uint64_t> recorded;   // in: offsets from `first` of the trajectories to record, ascending
-  std::uint64_t max_events = 0;          // impacts recorded per trajectory (its first ones)
-  std::vector<double> rows;              // out: max_events rows of kBoundaryEventFields per recorded trajectory
-  std::vector<std::uint64_t> impacts;    // out: every impact of each recorded trajectory
-  int state_columns = 0;                 // in: values of a final state (final_state.hpp); 0: none kept
-  std::vector<double> final_states;      // out: state_columns per trajectory, NaN where it had no event
-  bool free_time = false;                // the mean_free_time observable: into TrajectoryResult
+  std::uint64_t max_events = 0;          // points recorded per trajectory (its first ones)
+  int fields = kBoundaryEventFields;     // in: values of a recorded row (PointRecorder)
+  std::vector<double> rows;              // out: max_events rows of `fields` per recorded trajectory
+  std::vector<std::uint64_t> points;     // out: every point of each recorded trajectory
+};
+
+// What a chunk collects from the events of its trajectories besides their results (the impacts
+// of the 2D no-slip tables and the rolling tables' edge entries; the section crossings of the
+// flights, section_map.hpp; the observable final_state from the last event; the observables
+// mean_free_time and coverage from the impacts): the CPU backend only.
+struct BoundaryCollect {
+  PointCollect boundary, section;
+  const SectionPlane* plane = nullptr;     // null: no section
+  int state_columns = 0;                   // in: values of a final state (final_state.hpp); 0: none kept
+  std::vector<double> final_states;        // out: state_columns per trajectory, NaN where it had no event
+  bool free_time = false;                  // the mean_free_time observable: into TrajectoryResult
   const BoundaryMapSpec* cells = nullptr;  // the coverage observable's cells (null: not asked)
 };
 

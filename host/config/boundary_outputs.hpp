@@ -1,13 +1,15 @@
-// The boundary-map outputs of a run (config section "outputs", docs/config.md "Outputs"): a
-// histogram of the Birkhoff coordinates of every impact of the scan (boundary_map), the
-// impacts of chosen trajectories (boundary_events), and the observables computed from the
-// impacts (mean_free_time, coverage), for the 2D no-slip tables.
+// The point outputs of a run (config section "outputs", docs/config.md "Outputs"): a histogram
+// of coordinates of every point of the scan and the points of chosen trajectories; the points
+// are the impacts in Birkhoff coordinates (boundary_map, boundary_events) or the crossings of a
+// Poincare section (section_map, section_events; skipstone/section_map.hpp). The impacts also
+// give the per-trajectory observables mean_free_time and coverage (2D no-slip tables).
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "skipstone/boundary_map.hpp"
+#include "skipstone/section_map.hpp"
 
 namespace skipstone {
 
@@ -19,21 +21,25 @@ constexpr std::uint64_t kMaxBoundaryEventBytes = std::uint64_t(4) << 30;
 constexpr const char* kBoundaryCpuOnly =
     "outputs.boundary_map, outputs.boundary_events and the observables mean_free_time and coverage are computed "
     "on the CPU backend only (for now); allowed: --backend cpu or auto";
+constexpr const char* kSectionCpuOnly =
+    "outputs.section_map and outputs.section_events are computed on the CPU backend only (for now); "
+    "allowed: --backend cpu or auto";
 
 struct BoundaryOutputs {
   bool map = false;
   BoundaryMapSpec spec{};
-  std::vector<std::string> coords;  // "s", "p" and maybe "spin", in this order
+  std::vector<std::string> coords;  // the map's and the rows' coordinates ("s", "p" and maybe "spin", in this order)
   bool events = false;
   std::uint64_t every = 0;             // record trajectories i with i % every == 0 (0: use indices)
   std::vector<std::uint64_t> indices;  // or these, ascending
   std::uint64_t max_events = kDefaultBoundaryEvents;
-  // Per-trajectory observables of the impacts: mean_free_time, and coverage of the cells of
-  // outputs.coverage (the grid of a map in (s, p)).
+  int event_fields = kBoundaryEventFields;  // values of a recorded point (PointRecorder)
+  // Per-trajectory observables of the impacts (rc.boundary only): mean_free_time, and coverage
+  // of the cells of outputs.coverage (the grid of a map in (s, p)).
   bool free_time = false;
   bool coverage = false;
   BoundaryMapSpec cells{};
-  // Whether a run follows the impacts (the CPU backend's one-trajectory path).
+  // Whether a run follows these points (the CPU backend's one-trajectory path).
   bool any() const { return map || events || free_time || coverage; }
 };
 

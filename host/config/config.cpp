@@ -51,11 +51,12 @@ const ScanAxis* find_axis(const RunConfig& rc, const std::string& name) {
 }
 
 bool collects(const RunConfig& rc) {
-  return rc.boundary.any() || std::find(rc.observables.begin(), rc.observables.end(), "final_state") != rc.observables.end();
+  return rc.boundary.any() || rc.section.any() || std::find(rc.observables.begin(), rc.observables.end(), "final_state") != rc.observables.end();
 }
 
 std::string cpu_only_reason(const RunConfig& rc) {
   if (rc.boundary.any()) return kBoundaryCpuOnly;
+  if (rc.section.any()) return kSectionCpuOnly;
   if (collects(rc)) return "the observable final_state is computed on the CPU backend only (for now); allowed: --backend cpu or auto";
   if (rc.state_rows) return "initial.start \"state_file\" runs on the CPU backend only (for now); allowed: --backend cpu or auto";
   return "";

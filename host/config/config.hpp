@@ -33,7 +33,9 @@ struct RunConfig {
   std::vector<std::size_t> shape;  // numpy shape of every map (grids: last axis = axis 0)
   std::vector<std::string> observables;
   std::map<std::string, HistogramSpec> histograms;  // declared bins, by observable
-  BoundaryOutputs boundary;        // config section "outputs"
+  BoundaryOutputs boundary;        // config section "outputs": boundary_map, boundary_events
+  BoundaryOutputs section;         // and section_map, section_events, of the plane outputs.section
+  SectionPlane plane{};
   StateLayout state;               // the system's state columns (final_state, start "state_file")
   StateRows state_rows;            // start "state_file": the file's rows (spec.state_rows points into them)
   std::vector<double> survival_times;  // outputs.survival: the grid of P(t), ascending (empty: none)
@@ -58,13 +60,15 @@ constexpr double kFloatMinTolerance = 1e-5;
 // cylinder:disc scan, 2048 trajectories x 20000 impacts, and 5.5e-6 over its disc scan.
 constexpr double kFloatEnergyTolerance = 1e-4;
 
-// Columns of a boundary_events row: trajectory index, the scan axes' values, event number, t, s, p, spin.
-inline std::size_t boundary_event_columns(const RunConfig& rc) {
-  return 1 + static_cast<std::size_t>(rc.spec.n_axes) + kBoundaryEventFields;
+// Columns of a recorded point's row: trajectory index, the scan axes' values, then the point's
+// fields (boundary_events: event number, t, s, p, spin; section_events: crossing number, t, coords).
+inline std::size_t point_event_columns(const RunConfig& rc, const BoundaryOutputs& b) {
+  return 1 + static_cast<std::size_t>(rc.spec.n_axes) + static_cast<std::size_t>(b.event_fields);
 }
 
 // Whether the run takes the CPU collecting path (one trajectory per iteration, its events seen
-// by a sink): outputs.boundary_map / boundary_events, or the observable final_state.
+// by a sink): outputs.boundary_map / boundary_events, section_map / section_events, or the
+// observable final_state.
 bool collects(const RunConfig& rc);
 // Why the run needs the CPU backend, as a message naming the option ("" when it does not): the
 // collecting path, or the start "state_file" (its rows are in host memory).

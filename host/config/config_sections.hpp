@@ -54,8 +54,15 @@ void read_options(JsonReader opt, RunConfig& rc);
 // --- what a run writes (section_outputs.cpp)
 void read_observables(JsonReader& top, RunConfig& rc);
 void read_histograms(JsonReader& top, RunConfig& rc);
-// outputs (section_outputs_boundary.cpp): boundary_map and boundary_events, after the scan is resolved
+// outputs (section_outputs_boundary.cpp): boundary_map and boundary_events, after the scan is
+// resolved, and the section outputs (section_outputs_section.cpp)
 void read_outputs(JsonReader outputs, RunConfig& rc);
+void read_section_outputs(JsonReader& outputs, RunConfig& rc);
+// A map's "bins" and optional "ranges" for the coordinates b.coords (b.spec's lo, hi hold the
+// defaults); returns the map's resolved bins and ranges.
+nlohmann::json read_map_bins(JsonReader& map, BoundaryOutputs& b);
+// "every" or "indices", and max_events_per_trajectory, of recorded `points`; returns the resolved config.
+nlohmann::json read_point_events(JsonReader events, const RunConfig& rc, BoundaryOutputs& b, const char* points);
 // outputs.survival and outputs.coverage (section_outputs_escape.cpp), read by read_outputs, and
 // the requirements of the escape observables, checked once the outputs are read
 void read_survival(JsonReader survival, RunConfig& rc);

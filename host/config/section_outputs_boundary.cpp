@@ -1,5 +1,6 @@
 // Config section "outputs": the boundary map (a histogram of the Birkhoff coordinates of every
-// impact) and the recorded impacts of chosen trajectories (docs/config.md, "Outputs").
+// impact) and the recorded impacts of chosen trajectories (docs/config.md, "Outputs"), and the
+// map's bins and the recorded trajectories as the section outputs read them too.
 #include <algorithm>
 #include <string>
 
@@ -9,9 +10,9 @@ namespace skipstone {
 
 using nlohmann::json;
 
-namespace {
+constexpr std::uint64_t kMaxBoundaryBins = 100000000;  // bins of a whole map
 
-constexpr std::uint64_t kMaxBoundaryBins = 100000000;  // bins of the whole map
+namespace {
 
 void read_boundary_map(JsonReader m, RunConfig& rc) {
   const std::string path = m.path();
@@ -25,6 +26,21 @@ void read_boundary_map(JsonReader m, RunConfig& rc) {
     throw ConfigError(path + ".coords", "value " + show(coords) + " is not allowed; allowed: [\"s\", \"p\"] or [\"s\", \"p\", \"spin\"]");
   b.coords = names;
   b.spec.n_coords = static_cast<int>(names.size());
+  // s in [0, 1) and p in [-1, 1] by definition; spin / |u| has no bound: its range is required
+  b.spec.lo[0] = 0.0, b.spec.hi[0] = 1.0, b.spec.lo[1] = -1.0, b.spec.hi[1] = 1.0;
+  const bool has_spin = names.size() == 3;
+  if (has_spin && !m.has("ranges"))
+    throw ConfigError(path + ".ranges", "required with the coordinate \"spin\": [[s_min, s_max], [p_min, p_max], [spin_min, spin_max]]");
+  json resolved = read_map_bins(m, b);
+  resolved["coords"] = names;
+  rc.resolved["outputs"]["boundary_map"] = resolved;
+}
+
+}  // namespace
+
+json read_map_bins(JsonReader& m, BoundaryOutputs& b) {
+  const std::string path = m.path();
+  const std::vector<std::string>& names = b.coords;
   const json& bins = m.array("bins");
   if (bins.size() != names.size())
     throw ConfigError(path + ".bins", "expected " + std::to_string(names.size()) + " bin counts (one per coordinate), got " + show(bins));
@@ -37,12 +53,8 @@ void read_boundary_map(JsonReader m, RunConfig& rc) {
     if (total > kMaxBoundaryBins)
       throw ConfigError(path + ".bins", "value " + show(bins) + " has more than " + std::to_string(kMaxBoundaryBins) + " bins in all");
   }
-  // s in [0, 1) and p in [-1, 1] by definition; spin / |u| has no bound: its range is required
-  b.spec.lo[0] = 0.0, b.spec.hi[0] = 1.0, b.spec.lo[1] = -1.0, b.spec.hi[1] = 1.0;
-  const bool has_spin = names.size() == 3;
-  if (m.has("ranges") || has_spin) {
+  if (m.has("ranges")) {
     const std::string rpath = path + ".ranges";
-    if (!m.has("ranges")) throw ConfigError(rpath, "required with the coordinate \"spin\": [[s_min, s_max], [p_min, p_max], [spin_min, spin_max]]");
     const json& ranges = m.array("ranges");
     if (ranges.size() != names.size()) throw ConfigError(rpath, "expected one [min, max] per coordinate, got " + show(ranges));
     for (std::size_t k = 0; k < names.size(); ++k) {
@@ -56,14 +68,13 @@ void read_boundary_map(JsonReader m, RunConfig& rc) {
   }
   m.finish();
   b.map = true;
-  json resolved = {{"coords", names}, {"bins", bins}, {"ranges", json::array()}};
+  json resolved = {{"bins", bins}, {"ranges", json::array()}};
   for (std::size_t k = 0; k < names.size(); ++k) resolved["ranges"].push_back({b.spec.lo[k], b.spec.hi[k]});
-  rc.resolved["outputs"]["boundary_map"] = resolved;
+  return resolved;
 }
 
-void read_boundary_events(JsonReader e, RunConfig& rc) {
+json read_point_events(JsonReader e, const RunConfig& rc, BoundaryOutputs& b, const char* points) {
   const std::string path = e.path();
-  BoundaryOutputs& b = rc.boundary;
   if (e.has("every") == e.has("indices"))
     throw ConfigError(path, "expected exactly one of \"every\" (record trajectories 0, k, 2k, ...) and \"indices\" (a list)");
   json resolved = json::object();
@@ -88,20 +99,18 @@ void read_boundary_events(JsonReader e, RunConfig& rc) {
   e.finish();
   b.events = true;
   const double bytes = static_cast<double>(recorded_count(b, rc.spec.count)) * static_cast<double>(b.max_events) *
-                       static_cast<double>(boundary_event_columns(rc)) * 8.0;
+                       static_cast<double>(point_event_columns(rc, b)) * 8.0;
   if (bytes > static_cast<double>(kMaxBoundaryEventBytes))
     throw ConfigError(path + ".max_events_per_trajectory",
-                      "the recorded impacts could take " + std::to_string(static_cast<std::uint64_t>(bytes / (1 << 20))) + " MiB (" +
-                          std::to_string(recorded_count(b, rc.spec.count)) + " trajectories x " + std::to_string(b.max_events) +
-                          " impacts), more than the " + std::to_string(kMaxBoundaryEventBytes >> 20) +
-                          " MiB allowed; record fewer trajectories (a larger \"every\") or fewer impacts each");
-  rc.resolved["outputs"]["boundary_events"] = resolved;
+                      std::string("the recorded ") + points + " could take " + std::to_string(static_cast<std::uint64_t>(bytes / (1 << 20))) + " MiB (" +
+                          std::to_string(recorded_count(b, rc.spec.count)) + " trajectories x " + std::to_string(b.max_events) + " " + points +
+                          "), more than the " + std::to_string(kMaxBoundaryEventBytes >> 20) +
+                          " MiB allowed; record fewer trajectories (a larger \"every\") or fewer " + points + " each");
+  return resolved;
 }
 
-}  // namespace
-
 void read_outputs(JsonReader outputs, RunConfig& rc) {
-  outputs.only({"boundary_map", "boundary_events", "survival", "coverage"});
+  outputs.only({"boundary_map", "boundary_events", "survival", "coverage", "section", "section_map", "section_events"});
   const bool any = outputs.has("boundary_map") || outputs.has("boundary_events");
   const ModelKind m = rc.spec.model;
   const bool rolling_table = m == ModelKind::roll_disc || m == ModelKind::roll3_table || m == ModelKind::roll4_table;
@@ -110,9 +119,11 @@ void read_outputs(JsonReader outputs, RunConfig& rc) {
                       "computed for the 2D no-slip tables and the rolling tables (roll4:disc, roll3:<table>, "
                       "roll4:<table>) only, not for system " + rc.system.name);
   if (outputs.has("boundary_map")) read_boundary_map(outputs.object("boundary_map"), rc);
-  if (outputs.has("boundary_events")) read_boundary_events(outputs.object("boundary_events"), rc);
+  if (outputs.has("boundary_events"))
+    rc.resolved["outputs"]["boundary_events"] = read_point_events(outputs.object("boundary_events"), rc, rc.boundary, "impacts");
   if (outputs.has("survival")) read_survival(outputs.object("survival"), rc);
   if (outputs.has("coverage")) read_coverage(outputs.object("coverage"), rc);
+  read_section_outputs(outputs, rc);
   outputs.finish();
   check_escape_observables(rc);
 }

@@ -99,7 +99,7 @@ void serve(const RunConfig& rc, const Executor& e) {
   };
   const auto keep = [&](const RangeResult& part) { finished = encode_range(part); };
   const std::unique_ptr<ChunkEngine> engine = make_engine(e, rc);
-  if (rc.boundary.any()) {
+  if (collects(rc)) {
     while (const std::optional<TrajectoryRange> chunk = next()) keep(integrate_chunk(*engine, rc, *chunk));
   } else {
     run_pipeline(*engine, next, [&](TrajectoryRange chunk, const ColumnsView& columns, double seconds) {

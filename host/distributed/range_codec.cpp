@@ -93,9 +93,11 @@ std::vector<char> encode_range(const RangeResult& r) {
     w.put_array(blocks == r.block_stats.end() ? std::vector<RunningStats>{} : blocks->second);
     w.put<std::uint8_t>(blocks != r.block_stats.end());
   }
-  w.put_array(r.boundary_counts);
-  w.put_array(r.boundary_events);
-  w.put(r.boundary_events_dropped);
+  for (const PointResult* p : {&r.boundary_points, &r.section_points}) {
+    w.put_array(p->counts);
+    w.put_array(p->events);
+    w.put(p->dropped);
+  }
   w.put_array(r.survival_counts);
   return w.take();
 }
@@ -116,9 +118,11 @@ RangeResult decode_range(const std::vector<char>& bytes) {
     std::vector<RunningStats> blocks = in.get_array<RunningStats>();
     if (in.get<std::uint8_t>()) r.block_stats[name] = std::move(blocks);
   }
-  r.boundary_counts = in.get_array<std::uint64_t>();
-  r.boundary_events = in.get_array<double>();
-  r.boundary_events_dropped = in.get<std::uint64_t>();
+  for (PointResult* p : {&r.boundary_points, &r.section_points}) {
+    p->counts = in.get_array<std::uint64_t>();
+    p->events = in.get_array<double>();
+    p->dropped = in.get<std::uint64_t>();
+  }
   r.survival_counts = in.get_array<std::uint64_t>();
   if (!in.at_end()) throw std::runtime_error("decode_range: trailing bytes after the range result");
   return r;

@@ -52,33 +52,53 @@ std::vector<std::string> status_names() {
   return n;
 }
 
-// The boundary map's file, coordinates, bins and the impacts outside it.
-json boundary_map_json(const RunConfig& rc, const std::vector<std::uint64_t>& counts) {
-  const BoundaryMapSpec& m = rc.boundary.spec;
-  json coords = json::array();
-  for (int k = 0; k < m.n_coords; ++k)
-    coords.push_back({{"name", rc.boundary.coords[static_cast<std::size_t>(k)]}, {"bins", m.bins[k]}, {"min", m.lo[k]}, {"max", m.hi[k]}});
-  std::uint64_t inside = 0;
-  for (std::size_t b = 0; b + 1 < counts.size(); ++b) inside += counts[b];
-  return {{"file", "boundary_map.npy"}, {"coords", coords}, {"impacts", inside + counts.back()},
-          {"outside", counts.back()}, {"events_counted", "every impact of every trajectory, whatever its status"}};
+// The point output kinds as written: the file prefix, config, result, what a point is, the names
+// of a recorded row's own columns and the heat map's axis labels (coordinates 0 and 1).
+struct PointKind {
+  std::string prefix;
+  const BoundaryOutputs& out;
+  const PointResult& res;
+  std::string points, title;
+  std::vector<std::string> fields, labels;
+};
+
+std::vector<PointKind> point_kinds(const RunConfig& rc, const ScanResult& res) {
+  std::vector<std::string> section_fields = {"crossing", "t"}, section_labels;
+  for (const auto& c : rc.section.coords) section_fields.push_back(c), section_labels.push_back(c);
+  return {{"boundary", rc.boundary, res.boundary_points, "impacts", "boundary map",
+           {"event", "t", "s", "p", "spin_over_speed"}, {"s (boundary parameter)", "p = sin(angle to the normal)"}},
+          {"section", rc.section, res.section_points, "crossings", "Poincare section", section_fields, section_labels}};
 }
 
-json boundary_event_column_names(const RunConfig& rc) {
+// A map's file, coordinates, bins and the points outside it.
+json point_map_json(const PointKind& k) {
+  const BoundaryMapSpec& m = k.out.spec;
+  const std::vector<std::uint64_t>& counts = k.res.counts;
+  json coords = json::array();
+  for (int k2 = 0; k2 < m.n_coords; ++k2)
+    coords.push_back({{"name", k.out.coords[static_cast<std::size_t>(k2)]}, {"bins", m.bins[k2]}, {"min", m.lo[k2]}, {"max", m.hi[k2]}});
+  std::uint64_t inside = 0;
+  for (std::size_t b = 0; b + 1 < counts.size(); ++b) inside += counts[b];
+  return {{"file", k.prefix + "_map.npy"}, {"coords", coords}, {k.points, inside + counts.back()},
+          {"outside", counts.back()}, {"events_counted", "every one of every trajectory, whatever its status"}};
+}
+
+json point_event_column_names(const RunConfig& rc, const PointKind& k) {
   json names = json::array({"trajectory"});
   for (const auto& a : rc.axes) names.push_back(a.name);
-  for (const char* n : {"event", "t", "s", "p", "spin_over_speed"}) names.push_back(n);
+  for (const auto& n : k.fields) names.push_back(n);
   return names;
 }
 
-// boundary_map.npy (uint64, shape bins) and, for a map of (s, p), its heat map of log10(1 + count).
-void write_boundary_map(const std::filesystem::path& dir, const RunConfig& rc, const std::vector<std::uint64_t>& counts) {
-  const BoundaryMapSpec& m = rc.boundary.spec;
+// <prefix>_map.npy (uint64, shape bins) and its heat map of log10(1 + count) over coordinates 0, 1.
+void write_point_map(const std::filesystem::path& dir, const RunConfig& rc, const PointKind& k) {
+  const BoundaryMapSpec& m = k.out.spec;
+  const std::vector<std::uint64_t>& counts = k.res.counts;
   std::vector<std::size_t> shape;
-  for (int k = 0; k < m.n_coords; ++k) shape.push_back(static_cast<std::size_t>(m.bins[k]));
+  for (int c = 0; c < m.n_coords; ++c) shape.push_back(static_cast<std::size_t>(m.bins[c]));
   const std::vector<std::uint64_t> inside(counts.begin(), counts.end() - 1);
-  io::write_npy(dir / "boundary_map.npy", inside, shape);
-  // the picture: s along x, p along y, summed over spin; rows of render_heatmap are p
+  io::write_npy(dir / (k.prefix + "_map.npy"), inside, shape);
+  // the picture: coordinate 0 along x, 1 along y, summed over the third; rows of render_heatmap are y
   const std::size_t ns = shape[0], np = shape[1], nrest = inside.size() / (ns * np);
   std::vector<double> img(ns * np, 0.0);
   for (std::size_t i = 0; i < ns; ++i)
@@ -88,11 +108,11 @@ void write_boundary_map(const std::filesystem::path& dir, const RunConfig& rc, c
       img[j * ns + i] = std::log10(1.0 + static_cast<double>(c));
     }
   io::HeatmapSpec hs;
-  hs.title = rc.system.name + ": boundary map";
-  hs.x = {"s (boundary parameter)", m.lo[0], m.hi[0]};
-  hs.y = {"p = sin(angle to the normal)", m.lo[1], m.hi[1]};
-  hs.colorbar_label = m.n_coords == 3 ? "log10(1 + impacts), summed over spin" : "log10(1 + impacts)";
-  io::write_heatmap_png(dir / "boundary_map.png", img, ns, np, hs);
+  hs.title = rc.system.name + ": " + k.title;
+  hs.x = {k.labels[0], m.lo[0], m.hi[0]};
+  hs.y = {k.labels[1], m.lo[1], m.hi[1]};
+  hs.colorbar_label = "log10(1 + " + k.points + ")" + (m.n_coords == 3 ? ", summed over " + k.out.coords[2] : "");
+  io::write_heatmap_png(dir / (k.prefix + "_map.png"), img, ns, np, hs);
 }
 
 // survival.npy (uint64: the trajectories inside at each grid time) and survival_times.npy (the
@@ -212,13 +232,16 @@ json run_metadata(const RunConfig& rc, const ScanResult& res, const BackendChoic
     obs[name] = o;
   }
   meta["observables"] = obs;
-  if (rc.boundary.map) meta["boundary_map"] = boundary_map_json(rc, res.boundary_counts);
-  if (rc.boundary.events)
-    meta["boundary_events"] = {{"file", "boundary_events.npy"},
-                               {"columns", boundary_event_column_names(rc)},
-                               {"rows", res.boundary_events.size() / boundary_event_columns(rc)},
-                               {"max_events_per_trajectory", rc.boundary.max_events},
-                               {"impacts_not_recorded", res.boundary_events_dropped}};
+  for (const PointKind& k : point_kinds(rc, res)) {
+    if (k.out.map) meta[k.prefix + "_map"] = point_map_json(k);
+    if (k.out.events)
+      meta[k.prefix + "_events"] = {{"file", k.prefix + "_events.npy"},
+                                    {"columns", point_event_column_names(rc, k)},
+                                    {"rows", k.res.events.size() / point_event_columns(rc, k.out)},
+                                    {"max_events_per_trajectory", k.out.max_events},
+                                    {k.points + "_not_recorded", k.res.dropped}};
+  }
+  if (rc.section.any()) meta["section"] = rc.resolved["outputs"]["section"];
   if (rc.spec.holes.n > 0) meta["escape"] = escape_json(rc, res);
   return meta;
 }
@@ -261,10 +284,11 @@ void write_outputs(const std::filesystem::path& dir, const RunConfig& rc, const 
     for (std::size_t j = 0; j < rc.axes.size(); ++j)
       io::write_npy(dir / ("axis_" + rc.axes[j].name + ".npy"), sampled_axis_values(rc, j), rc.shape);
   }
-  if (rc.boundary.map) write_boundary_map(dir, rc, res.boundary_counts);
-  if (rc.boundary.events)
-    io::write_npy(dir / "boundary_events.npy", res.boundary_events,
-                  {res.boundary_events.size() / boundary_event_columns(rc), boundary_event_columns(rc)});
+  for (const PointKind& k : point_kinds(rc, res)) {
+    if (k.out.map) write_point_map(dir, rc, k);
+    const std::size_t columns = point_event_columns(rc, k.out);
+    if (k.out.events) io::write_npy(dir / (k.prefix + "_events.npy"), k.res.events, {k.res.events.size() / columns, columns});
+  }
   if (!rc.survival_times.empty()) write_survival(dir, rc, res.survival_counts);
   io::write_text_atomically(dir / "meta.json", meta.dump(2) + "\n");
 }

@@ -25,7 +25,7 @@ json read_skipstone_meta(const fs::path& file) {
 }
 
 // The file names a meta.json records: meta.json, per observable its map, heat map and shard range
-// files, the axis files of random scans, range.json of a shard and the boundary outputs.
+// files, the axis files of random scans, range.json of a shard and the boundary and section outputs.
 std::set<std::string> recorded_names(const json& meta) {
   std::set<std::string> names = {"meta.json"};
   std::set<std::string> observables;
@@ -41,10 +41,11 @@ std::set<std::string> recorded_names(const json& meta) {
     for (const json& axis : meta["axes"])
       if (axis.is_object() && axis.contains("file") && axis["file"].is_string()) names.insert(axis["file"].get<std::string>());
   if (meta.contains("partial")) names.insert("range.json");
-  // the boundary outputs' files (docs/config.md, "Outputs"), whatever the config asked for
-  for (const char* f : {"boundary_map.npy", "boundary_map.png", "boundary_map.counts.npy", "boundary_events.npy",
-                        "boundary_events.rows.npy", "survival.npy", "survival_times.npy", "survival.counts.npy"})
-    names.insert(f);
+  // the boundary and section outputs' and the survival files (docs/config.md, "Outputs"), whatever the config asked for
+  for (const char* kind : {"boundary", "section"})
+    for (const char* f : {"_map.npy", "_map.png", "_map.counts.npy", "_events.npy", "_events.rows.npy"})
+      names.insert(std::string(kind) + f);
+  for (const char* f : {"survival.npy", "survival_times.npy", "survival.counts.npy"}) names.insert(f);
   return names;
 }
 

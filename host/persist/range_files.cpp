@@ -68,19 +68,22 @@ void write_range_files(const fs::path& dir, const RunConfig& rc, const RangeResu
       for (double x : {static_cast<double>(b.count), b.mean, b.m2, b.min, b.max}) table.push_back(x);
     io::write_npy(dir / (name + ".block_stats.npy"), table, {blocks.size(), kStatsFields});
   }
-  if (rc.boundary.map) io::write_npy(dir / "boundary_map.counts.npy", r.boundary_counts, {r.boundary_counts.size()});
+  for (const PointFiles& k : point_files(rc)) {
+    const PointResult& p = r.*k.member;
+    if (k.out.map) io::write_npy(dir / (k.prefix + "_map.counts.npy"), p.counts, {p.counts.size()});
+    const std::size_t columns = point_event_columns(rc, k.out);
+    if (k.out.events) io::write_npy(dir / (k.prefix + "_events.rows.npy"), p.events, {p.events.size() / columns, columns});
+  }
   if (!rc.survival_times.empty())
     io::write_npy(dir / "survival.counts.npy", r.survival_counts, {r.survival_counts.size()});
-  const std::size_t columns = boundary_event_columns(rc);
-  if (rc.boundary.events)
-    io::write_npy(dir / "boundary_events.rows.npy", r.boundary_events, {r.boundary_events.size() / columns, columns});
   json counts = json::object();
   for (int s = 0; s < kStatusCount; ++s) counts[status_name(static_cast<Status>(s))] = r.status_counts[s];
   const json meta = {{"format", kFormat},           {"skipstone_version", SKIPSTONE_VERSION},
                      {"config_hash", config_hash(rc.resolved)}, {"first", r.range.first},
                      {"end", r.range.end},          {"status_counts", counts},
                      {"total_events", r.total_events}, {"wall_time_s", r.wall_seconds},
-                     {"boundary_events_dropped", r.boundary_events_dropped}};
+                     {"boundary_events_dropped", r.boundary_points.dropped},
+                     {"section_events_dropped", r.section_points.dropped}};
   io::write_text_atomically(dir / "range.json", meta.dump(2) + "\n");
 }
 
@@ -100,7 +103,8 @@ RangeResult read_range_files(const fs::path& dir, const RunConfig& rc) {
       r.status_counts[s] = meta.at("status_counts").at(status_name(static_cast<Status>(s))).get<std::uint64_t>();
     r.total_events = meta.at("total_events").get<std::uint64_t>();
     r.wall_seconds = meta.at("wall_time_s").get<double>();
-    r.boundary_events_dropped = meta.at("boundary_events_dropped").get<std::uint64_t>();
+    r.boundary_points.dropped = meta.at("boundary_events_dropped").get<std::uint64_t>();
+    r.section_points.dropped = meta.at("section_events_dropped").get<std::uint64_t>();
   } catch (const json::exception& e) {
     bad(file, std::string("malformed: ") + e.what());
   }
@@ -120,12 +124,13 @@ RangeResult read_range_files(const fs::path& dir, const RunConfig& rc) {
       blocks.push_back({static_cast<std::uint64_t>(row[0]), row[1], row[2], row[3], row[4]});
     }
   }
-  if (rc.boundary.map)
-    r.boundary_counts = read_array<std::uint64_t>(dir / "boundary_map.counts.npy", "<u8", {r.boundary_counts.size()});
   if (!rc.survival_times.empty())
     r.survival_counts = read_array<std::uint64_t>(dir / "survival.counts.npy", "<u8", {r.survival_counts.size()});
-  if (rc.boundary.events) {
-    const fs::path rows = dir / "boundary_events.rows.npy";
+  for (const PointFiles& k : point_files(rc)) {
+    PointResult& p = r.*k.member;
+    if (k.out.map) p.counts = read_array<std::uint64_t>(dir / (k.prefix + "_map.counts.npy"), "<u8", {p.counts.size()});
+    if (!k.out.events) continue;
+    const fs::path rows = dir / (k.prefix + "_events.rows.npy");
     io::NpyArray a;
     try {
       a = io::read_npy(rows);
@@ -133,7 +138,7 @@ RangeResult read_range_files(const fs::path& dir, const RunConfig& rc) {
       bad(rows, e.what());
     }
     if (a.shape.size() != 2) bad(rows, "not a table of rows");
-    r.boundary_events = read_doubles(rows, {a.shape[0], boundary_event_columns(rc)});
+    p.events = read_doubles(rows, {a.shape[0], point_event_columns(rc, k.out)});
   }
   return r;
 }

@@ -24,7 +24,8 @@ RangeResult empty_range_result(const RunConfig& rc, std::uint64_t first) {
     r.values[name];
     if (values_per_trajectory(rc, name) == 1) r.block_stats[name];
   }
-  if (rc.boundary.map) r.boundary_counts.assign(boundary_bin_count(rc.boundary.spec) + 1, 0);
+  if (rc.boundary.map) r.boundary_points.counts.assign(boundary_bin_count(rc.boundary.spec) + 1, 0);
+  if (rc.section.map) r.section_points.counts.assign(boundary_bin_count(rc.section.spec) + 1, 0);
   r.survival_counts.assign(rc.survival_times.size(), 0);
   return r;
 }
@@ -57,21 +58,22 @@ void count_survivors(const RunConfig& rc, const ColumnsView& columns, RangeResul
 
 }  // namespace
 
-void add_boundary_outputs(RangeResult& r, const RunConfig& rc, std::vector<std::uint64_t>&& counts,
-                          const std::vector<std::uint64_t>& recorded, const std::vector<double>& rows,
-                          const std::vector<std::uint64_t>& impacts) {
-  if (rc.boundary.map) r.boundary_counts = std::move(counts);
-  const std::uint64_t cap = rc.boundary.max_events;
+void add_point_outputs(PointResult& out, const RangeResult& r, const RunConfig& rc, const BoundaryOutputs& b,
+                       std::vector<std::uint64_t>&& counts, const std::vector<std::uint64_t>& recorded,
+                       const std::vector<double>& rows, const std::vector<std::uint64_t>& points) {
+  if (b.map) out.counts = std::move(counts);
+  const std::uint64_t cap = b.max_events;
+  const std::size_t fields = static_cast<std::size_t>(b.event_fields);
   for (std::size_t k = 0; k < recorded.size(); ++k) {
     const std::uint64_t i = r.range.first + recorded[k];
     const ScanPoint pt = scan_point(rc.spec, i);
-    const std::uint64_t kept = std::min(impacts[k], cap);
-    r.boundary_events_dropped += impacts[k] - kept;
+    const std::uint64_t kept = std::min(points[k], cap);
+    out.dropped += points[k] - kept;
     for (std::uint64_t e = 0; e < kept; ++e) {
-      r.boundary_events.push_back(static_cast<double>(i));
-      for (int a = 0; a < rc.spec.n_axes; ++a) r.boundary_events.push_back(pt.p[rc.spec.axes[a].param]);
-      const double* row = &rows[(k * cap + e) * kBoundaryEventFields];
-      r.boundary_events.insert(r.boundary_events.end(), row, row + kBoundaryEventFields);
+      out.events.push_back(static_cast<double>(i));
+      for (int a = 0; a < rc.spec.n_axes; ++a) out.events.push_back(pt.p[rc.spec.axes[a].param]);
+      const double* row = &rows[(k * cap + e) * fields];
+      out.events.insert(out.events.end(), row, row + fields);
     }
   }
 }
@@ -138,9 +140,12 @@ void append_range(RangeResult& acc, RangeResult&& next) {
   }
   for (int s = 0; s < kStatusCount; ++s) acc.status_counts[s] += next.status_counts[s];
   acc.total_events += next.total_events;
-  for (std::size_t b = 0; b < acc.boundary_counts.size(); ++b) acc.boundary_counts[b] += next.boundary_counts.at(b);
-  acc.boundary_events.insert(acc.boundary_events.end(), next.boundary_events.begin(), next.boundary_events.end());
-  acc.boundary_events_dropped += next.boundary_events_dropped;
+  for (auto [a, n] : {std::pair<PointResult*, PointResult*>{&acc.boundary_points, &next.boundary_points},
+                      {&acc.section_points, &next.section_points}}) {
+    for (std::size_t b = 0; b < a->counts.size(); ++b) a->counts[b] += n->counts.at(b);
+    a->events.insert(a->events.end(), n->events.begin(), n->events.end());
+    a->dropped += n->dropped;
+  }
   for (std::size_t k = 0; k < acc.survival_counts.size(); ++k) acc.survival_counts[k] += next.survival_counts.at(k);
   acc.wall_seconds += next.wall_seconds;
   acc.range.end = next.range.end;

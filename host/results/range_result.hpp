@@ -22,6 +22,15 @@ struct TrajectoryRange {
   std::uint64_t size() const { return end - first; }
 };
 
+// One point output kind's part of a result (boundary_outputs.hpp): the counts of every bin of
+// the map, then the points outside it (empty without a map); the rows of point_event_columns,
+// by trajectory then point; the points beyond max_events_per_trajectory that were not recorded.
+struct PointResult {
+  std::vector<std::uint64_t> counts;
+  std::vector<double> events;
+  std::uint64_t dropped = 0;
+};
+
 struct RangeResult {
   TrajectoryRange range;
   std::map<std::string, std::vector<double>> values;             // `length` values per trajectory for vectors
@@ -29,16 +38,22 @@ struct RangeResult {
   std::array<std::uint64_t, kStatusCount> status_counts{};
   std::uint64_t total_events = 0;
   double wall_seconds = 0.0;
-  // outputs.boundary_map: the counts of every bin, then the impacts outside the map (empty without)
-  std::vector<std::uint64_t> boundary_counts;
-  // outputs.boundary_events: rows of boundary_event_columns(rc), by trajectory then impact, and
-  // the impacts beyond max_events_per_trajectory that were not recorded
-  std::vector<double> boundary_events;
-  std::uint64_t boundary_events_dropped = 0;
+  PointResult boundary_points;  // outputs.boundary_map, boundary_events
+  PointResult section_points;   // outputs.section_map, section_events
   // outputs.survival: at each time of rc.survival_times, the trajectories with an ok status that
   // had not left through a hole by then (escape_time NaN or > t); empty without
   std::vector<std::uint64_t> survival_counts;
 };
+
+// The point output kinds of a run: their file names' prefix, config and part of a result.
+struct PointFiles {
+  std::string prefix;  // "boundary", "section": <prefix>_map.npy, <prefix>_events.npy
+  const BoundaryOutputs& out;
+  PointResult RangeResult::*member;
+};
+inline std::vector<PointFiles> point_files(const RunConfig& rc) {
+  return {{"boundary", rc.boundary, &RangeResult::boundary_points}, {"section", rc.section, &RangeResult::section_points}};
+}
 
 // Values of one trajectory of an observable: its length for vector observables (final_state:
 // the system's state columns), else 1.
@@ -57,12 +72,12 @@ RangeResult reduce_columns(const RunConfig& rc, std::uint64_t first, const Colum
 // The same from whole trajectory results (packed into columns first).
 RangeResult reduce_chunk(const RunConfig& rc, std::uint64_t first, const TrajectoryResult* results, std::uint64_t n);
 
-// Adds a chunk's impacts to r (r.range is the chunk): `counts` of the map, and for the chunk's
-// trajectories at offsets `recorded` their rows (kBoundaryEventFields each, max_events_per_trajectory
-// per trajectory) and how many impacts each had.
-void add_boundary_outputs(RangeResult& r, const RunConfig& rc, std::vector<std::uint64_t>&& counts,
-                          const std::vector<std::uint64_t>& recorded, const std::vector<double>& rows,
-                          const std::vector<std::uint64_t>& impacts);
+// Adds a chunk's points of the output kind `b` to `out` (of r, whose range is the chunk): the
+// map's `counts`, and for the chunk's trajectories at offsets `recorded` their rows
+// (b.event_fields each, max_events_per_trajectory per trajectory) and how many points each had.
+void add_point_outputs(PointResult& out, const RangeResult& r, const RunConfig& rc, const BoundaryOutputs& b,
+                       std::vector<std::uint64_t>&& counts, const std::vector<std::uint64_t>& recorded,
+                       const std::vector<double>& rows, const std::vector<std::uint64_t>& points);
 
 // Sets r's final_state values (r.range is the chunk): `states`, `columns` per trajectory, with
 // NaN rows where the status is not ok (as every observable).

@@ -56,21 +56,28 @@ void bind_to_device(const Executor& e) {
 
 namespace {
 
-// A chunk whose events feed outputs.boundary_map / boundary_events, final_state or the
-// observables mean_free_time / coverage: the CPU backend's collecting kernel, one trajectory per
-// iteration, with the whole TrajectoryResult of each.
+// A chunk whose events feed the boundary or section outputs, final_state or the observables
+// mean_free_time / coverage: the CPU backend's collecting kernel, one trajectory per iteration,
+// with the whole TrajectoryResult of each.
 RangeResult integrate_collecting(const RunConfig& rc, TrajectoryRange chunk, DoneCounter* done) {
   std::vector<TrajectoryResult> buf(static_cast<std::size_t>(chunk.size()));
   BoundaryCollect collect;
-  collect.map = rc.boundary.map ? &rc.boundary.spec : nullptr;
-  collect.recorded = recorded_in(rc.boundary, chunk.first, chunk.end);
-  collect.max_events = rc.boundary.max_events;
+  for (auto [c, b] : {std::pair<PointCollect*, const BoundaryOutputs*>{&collect.boundary, &rc.boundary}, {&collect.section, &rc.section}}) {
+    c->map = b->map ? &b->spec : nullptr;
+    c->recorded = recorded_in(*b, chunk.first, chunk.end);
+    c->max_events = b->max_events;
+    c->fields = b->event_fields;
+  }
+  if (rc.section.any()) collect.plane = &rc.plane;
   if (std::find(rc.observables.begin(), rc.observables.end(), "final_state") != rc.observables.end()) collect.state_columns = static_cast<int>(rc.state.columns.size());
   collect.free_time = rc.boundary.free_time;
   collect.cells = rc.boundary.coverage ? &rc.boundary.cells : nullptr;
   cpu::run_chunk_collecting(rc.spec, chunk.first, chunk.size(), buf.data(), collect, done);
   RangeResult part = reduce_chunk(rc, chunk.first, buf.data(), chunk.size());
-  add_boundary_outputs(part, rc, std::move(collect.counts), collect.recorded, collect.rows, collect.impacts);
+  add_point_outputs(part.boundary_points, part, rc, rc.boundary, std::move(collect.boundary.counts), collect.boundary.recorded,
+                    collect.boundary.rows, collect.boundary.points);
+  add_point_outputs(part.section_points, part, rc, rc.section, std::move(collect.section.counts), collect.section.recorded,
+                    collect.section.rows, collect.section.points);
   if (collect.state_columns > 0) add_final_states(part, buf.data(), std::move(collect.final_states), collect.state_columns);
   return part;
 }

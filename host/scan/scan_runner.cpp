@@ -88,9 +88,8 @@ ScanResult scan_result(RangeResult&& whole, std::uint64_t chunk_size, const RunC
   out.total_events = whole.total_events;
   out.chunk_size = chunk_size;
   out.wall_seconds = whole.wall_seconds;
-  out.boundary_counts = std::move(whole.boundary_counts);
-  out.boundary_events = std::move(whole.boundary_events);
-  out.boundary_events_dropped = whole.boundary_events_dropped;
+  out.boundary_points = std::move(whole.boundary_points);
+  out.section_points = std::move(whole.section_points);
   out.survival_counts = std::move(whole.survival_counts);
   return out;
 }

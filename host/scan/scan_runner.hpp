@@ -35,9 +35,8 @@ struct ScanResult {
   std::uint64_t total_events = 0;
   std::uint64_t chunk_size = 0;
   double wall_seconds = 0.0;
-  std::vector<std::uint64_t> boundary_counts;  // outputs.boundary_map (RangeResult)
-  std::vector<double> boundary_events;         // outputs.boundary_events (RangeResult)
-  std::uint64_t boundary_events_dropped = 0;
+  PointResult boundary_points;                 // outputs.boundary_map, boundary_events (RangeResult)
+  PointResult section_points;                  // outputs.section_map, section_events
   std::vector<std::uint64_t> survival_counts;  // outputs.survival (RangeResult)
 };
 

@@ -6,7 +6,8 @@
 //   p    = u . tangent / |u|, tangent = -J nu: the sine of the angle between u and the normal;
 //   spin = s / |u|, the spin over the speed in the model's units.
 // Sinks without on_impact (the trace recorder, DiscardSink) are not called: runs without these
-// outputs compute nothing more.
+// outputs compute nothing more. The binning and recording (PointRecorder, BoundaryMapSpec) serve
+// the section crossings too (section_map.hpp).
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -76,18 +77,36 @@ SKIPSTONE_HD SKIPSTONE_INLINE void report_impact(Sink& sink, const Table& table,
   }
 }
 
-// Bins every impact into `counts` (boundary_bin_count + 1 entries, null: no map) and records the
-// first `capacity` impacts into `rows` (kBoundaryEventFields each, null: none); `impacts` counts
-// them all. For the observables mean_free_time and coverage it keeps the times of the first and
-// last impacts, and marks the cells of `cells` (null: none) that the impacts fall in: cell b is
-// visited when stamps[b] == stamp, so that one stamp array serves a thread's trajectories in turn
-// (a new stamp each) without clearing.
-struct BoundarySink {
+// Bins points (impacts, section crossings) into `counts` (boundary_bin_count + 1 entries, null:
+// no map) and records the first `capacity` into `rows` (`fields` each: point number counted from
+// 1, t, then fields - 2 coordinates; null: none); `points` counts them all.
+struct PointRecorder {
   const BoundaryMapSpec* map = nullptr;
   std::uint64_t* counts = nullptr;
   double* rows = nullptr;
   std::uint64_t capacity = 0;
-  std::uint64_t impacts = 0;
+  int fields = kBoundaryEventFields;
+  std::uint64_t points = 0;
+
+  SKIPSTONE_HD void record(double t, const double* c) {
+    if (counts) ++counts[boundary_bin(*map, c)];
+    if (rows && points < capacity) {
+      double* row = rows + static_cast<std::uint64_t>(fields) * points;
+      row[0] = static_cast<double>(points + 1);
+      row[1] = t;
+      for (int k = 2; k < fields; ++k) row[k] = c[k - 2];
+    }
+    ++points;
+  }
+};
+
+// The sink of outputs.boundary_map / boundary_events: every impact's (s, p, spin) to `impacts`.
+// For the observables mean_free_time and coverage it keeps the times of the first and last
+// impacts, and marks the cells of `cells` (null: none) that the impacts fall in: cell b is
+// visited when stamps[b] == stamp, so that one stamp array serves a thread's trajectories in turn
+// (a new stamp each) without clearing.
+struct BoundarySink {
+  PointRecorder impacts;
   double t_first = 0.0, t_last = 0.0;
   const BoundaryMapSpec* cells = nullptr;
   std::uint64_t* stamps = nullptr;
@@ -95,7 +114,7 @@ struct BoundarySink {
 
   // The mean of the flight times between consecutive impacts; NaN below two impacts.
   double mean_free_time() const {
-    return impacts >= 2 ? (t_last - t_first) / static_cast<double>(impacts - 1) : NAN;
+    return impacts.points >= 2 ? (t_last - t_first) / static_cast<double>(impacts.points - 1) : NAN;
   }
   // The fraction of the cells visited.
   double coverage() const { return static_cast<double>(visited) / static_cast<double>(boundary_bin_count(*cells)); }
@@ -106,8 +125,7 @@ struct BoundarySink {
   SKIPSTONE_HD void on_step(T, const T*) {}
   SKIPSTONE_HD void on_impact(double t, double s, double p, double spin) {
     const double c[kBoundaryMaxCoords] = {s, p, spin};
-    if (counts) ++counts[boundary_bin(*map, c)];
-    if (impacts == 0) t_first = t;
+    if (impacts.points == 0) t_first = t;
     t_last = t;
     if (cells) {
       const std::uint64_t b = boundary_bin(*cells, c);
@@ -116,15 +134,7 @@ struct BoundarySink {
         ++visited;
       }
     }
-    if (rows && impacts < capacity) {
-      double* row = rows + kBoundaryEventFields * impacts;
-      row[0] = static_cast<double>(impacts + 1);
-      row[1] = t;
-      row[2] = s;
-      row[3] = p;
-      row[4] = spin;
-    }
-    ++impacts;
+    impacts.record(t, c);
   }
 };
 

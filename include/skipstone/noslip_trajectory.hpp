@@ -3,10 +3,11 @@
 // no-slip map Eq. (2)/(3) at each collision, and the per-trajectory observables (docs/config.md,
 // "Observables") accumulated on the way in registers. The same template serves the 2D tables, the
 // sphere and the cylinders, on host and device; `Sink` receives every event (the trace
-// command records them, ensembles pass a no-op). The scalar type T of the flights and collisions
-// is the state's: double, or float in the float kernels of the disc and cylinder:disc (set up in
-// double, then rounded); the clock and the sums of the observables (height drift, caustic
-// radii) are double in both, so that their accuracy does not decay with the number of impacts.
+// command records them, ensembles pass a no-op) and, when it has on_flight, every flight
+// (section_map.hpp). The scalar type T of the flights and collisions is the state's: double, or
+// float in the float kernels of the disc and cylinder:disc (set up in double, then rounded); the
+// clock and the sums of the observables (height drift, caustic radii) are double in both, so
+// that their accuracy does not decay with the number of impacts.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -17,6 +18,7 @@
 #include "skipstone/height_stats.hpp"
 #include "skipstone/holes.hpp"
 #include "skipstone/result.hpp"
+#include "skipstone/section_map.hpp"
 #include "skipstone/tables/hit.hpp"
 #include "skipstone/tangent/lyapunov_frame.hpp"
 #include "skipstone/tangent/wall_curvature.hpp"
@@ -238,7 +240,9 @@ struct NoSlipStepper {
     if (hit.kind == HitKind::miss) return finish(Status::integrator_failure);
     const bool to_end = hit.kind == HitKind::none;
     if (to_end && !isfinite(opt.t_max)) return finish(Status::escaped);
-    fly(to_end ? static_cast<T>(opt.t_max - t) : hit.t);
+    const T tau = to_end ? static_cast<T>(opt.t_max - t) : hit.t;
+    report_flight(sink, t, tau, x, st, kGravity ? gravity_vector(x, g) : V{});
+    fly(tau);
     if (to_end) {
       t = opt.t_max;
       ob.h.sample(t, height(x));

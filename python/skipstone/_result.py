@@ -8,6 +8,10 @@ import numpy as np
 from ._status import STATUS_NAMES
 
 
+# The outputs section's files that meta.json lists (by their key there).
+POINT_OUTPUTS = ("boundary_map", "boundary_events", "section_map", "section_events")
+
+
 class Result:
     """A finished scan: observables as NumPy arrays, axes, status counts and meta.json.
 
@@ -17,12 +21,16 @@ class Result:
     is one row per sample.
     result.axes maps each scanned parameter (axis 0 first) to its values: the grid values,
     or for a random scan the sampled value of every trajectory (shaped like the maps).
+    result.outputs maps the config's outputs that were written (boundary_map, boundary_events,
+    section_map, section_events; docs/config.md "Outputs") to their arrays; their coordinates
+    and columns are in result.meta[name].
     """
 
     status_names = STATUS_NAMES
 
-    def __init__(self, observables, axes, meta):
+    def __init__(self, observables, axes, meta, outputs=None):
         self.observables = observables
+        self.outputs = outputs or {}
         self.axes = axes
         self.meta = meta
         self.status_counts = {name: int(meta["status_counts"][name]) for name in STATUS_NAMES}
@@ -60,4 +68,5 @@ def load(dir):
     order = meta["config"]["observables"]
     observables = {name: np.load(os.path.join(dir, meta["observables"][name]["file"])) for name in order}
     sampled = {} if meta["grid"] else {a["param"]: np.load(os.path.join(dir, a["file"])) for a in meta["axes"]}
-    return Result(observables, axes_of(meta, sampled), meta)
+    outputs = {name: np.load(os.path.join(dir, meta[name]["file"])) for name in POINT_OUTPUTS if name in meta}
+    return Result(observables, axes_of(meta, sampled), meta, outputs)

@@ -37,3 +37,13 @@ def test_load_refuses_a_shard(tmp_path):
     cli("run", path, "--out", tmp_path / "shard", "--shard", "0/2", "--backend", "cpu", "--quiet")
     with pytest.raises(ValueError, match="skipstone merge"):
         skipstone.load(tmp_path / "shard")
+
+
+def test_load_reads_the_section_outputs(tmp_path):
+    path = write_config(tmp_path, example("roll4_stadium_section", grid=[6, 4]))
+    loaded = skipstone.load(cli_run(path, tmp_path / "out"))
+    assert set(loaded.outputs) == {"section_map", "section_events"}
+    assert list(loaded.outputs["section_map"].shape) == [c["bins"] for c in loaded.meta["section_map"]["coords"]]
+    events = loaded.outputs["section_events"]
+    assert events.shape == (loaded.meta["section_events"]["rows"], len(loaded.meta["section_events"]["columns"]))
+    assert events.shape[0] > 0

@@ -34,7 +34,8 @@
 // exited).
 //
 // A sink with on_impact (outputs.boundary_map, boundary_events) gets the boundary coordinates of
-// every edge entry after a flight (report_entry).
+// every edge entry after a flight (report_entry); a sink with on_flight gets every flat-part
+// flight in the plate row (section_map.hpp).
 //
 // Sink (trace): on_event(t, x, (u, w), nu) at the start and at every edge entry with the ambient
 // state (disc_output.hpp: plate rows), at every integrator step on N^c (the exit included) with
@@ -45,6 +46,7 @@
 #include "skipstone/boundary_map.hpp"
 #include "skipstone/height_stats.hpp"
 #include "skipstone/result.hpp"
+#include "skipstone/section_map.hpp"
 #include "skipstone/rolling/disc_junction.hpp"
 #include "skipstone/rolling/disc_output.hpp"
 #include "skipstone/rolling/rim_passage.hpp"
@@ -220,6 +222,10 @@ struct TableRollRun {
       if (tv > T(0) && tv < tf) hs.extremum(plate_height(s) + T(0.5) * v_up * tv);
     }
     if constexpr (wants_samples<Sink>::value) sample_flight<N>(sink, s, t, to_end ? opt.t_max : t + tf, G, m.r);
+    if constexpr (has_on_flight<Sink>::value) {
+      const DiscRow row = plate_row<N>(s, m.r);
+      sink.on_flight(t, tf, row.x, row.state, N == 6 ? Vec3{0.0, -double(G), 0.0} : Vec3{0.0, 0.0, -double(G)});
+    }
     s = fly_plate<N>(s, tf, G);
     t = to_end ? opt.t_max : t + tf;
     z_end = plate_height(s);

@@ -1,0 +1,127 @@
+// Poincare sections (config outputs.section, section_map, section_events; docs/config.md
+// "Outputs"): the crossings of a plane n . x = c by the ball's centre x, found exactly on the
+// flights. A model with flights in closed form reports each one to a sink that has on_flight
+// (report_flight): its start time t0, duration tau, start row (x, state) and constant
+// acceleration a, so that x(t0 + t) = x + u t + a t^2 / 2, u(t0 + t) = u + a t, the spin constant.
+// The crossing times are the roots of the quadratic n . x(t0 + t) = c in (0, tau] (half open:
+// a crossing at a flight's end is the next flight's start and counts once), computed with the
+// cancellation-free form of the roots; the direction is the sign of n . u at the root (a tangency,
+// n . u = 0 there, is no crossing). At each crossing the sink writes the row of the state there
+// (final_state.hpp: 2D (x, y, u_x, u_y, s), 3D (x, y, z, u_x, u_y, u_z, w_x, w_y, w_z)) and hands
+// the chosen columns of it, the section coordinates, to a PointRecorder (boundary_map.hpp).
+//
+// The models that report flights: the no-slip tables, cylinders and sphere (every flight between
+// impacts) and the rolling tables roll3:<table>, roll4:<table>, roll4:disc (the flat parts, in
+// the plate rows of disc_output.hpp). Their edge passages (integrated, not closed form) report
+// no flight: a plane that cuts the edge region misses the crossings made there.
+#pragma once
+#include <cmath>
+#include <type_traits>
+
+#include "skipstone/boundary_map.hpp"
+#include "skipstone/final_state.hpp"
+#include "skipstone/hd.hpp"
+
+namespace skipstone {
+
+constexpr int kSectionMaxRow = 9;  // values of a 3D state row
+
+// The plane n . x = offset in the row's position components (2 for a 2D row, 3 for a 3D one),
+// the crossings counted (+1: n . u > 0, -1: n . u < 0, 0: both) and the row columns kept.
+struct SectionPlane {
+  double n[3];
+  double offset;
+  int direction;
+  int n_coords;
+  int column[kBoundaryMaxCoords];
+};
+
+// The times t in (0, tau] at which n . (x + u t + a t^2 / 2) = c, ascending; returns how many (0-2).
+SKIPSTONE_HD SKIPSTONE_INLINE int section_roots(double C, double B, double A, double tau, double* roots) {
+  // A t^2 + B t + C = 0 with A = n.a / 2, B = n.u, C = n.x - c
+  int n = 0;
+  double r[2];
+  if (A == 0.0) {
+    if (B != 0.0) r[n++] = -C / B;
+  } else {
+    const double disc = B * B - 4.0 * A * C;
+    if (disc >= 0.0) {
+      const double q = -0.5 * (B + copysign(sqrt(disc), B));
+      if (q != 0.0) {
+        r[n++] = q / A;
+        r[n++] = C / q;
+      } else {
+        r[n++] = 0.0;  // B = C = 0
+      }
+    }
+  }
+  if (n == 2 && r[1] < r[0]) {
+    const double s = r[0];
+    r[0] = r[1], r[1] = s;
+  }
+  int kept = 0;
+  for (int k = 0; k < n; ++k)
+    if (r[k] > 0.0 && r[k] <= tau) roots[kept++] = r[k];
+  return kept;
+}
+
+// Whether a sink wants the flights: it says so by kWantsFlights (its on_flight is a template).
+template <class Sink, class = void>
+struct has_on_flight : std::false_type {};
+template <class Sink>
+struct has_on_flight<Sink, std::void_t<decltype(Sink::kWantsFlights)>> : std::bool_constant<Sink::kWantsFlights> {};
+
+// Hands a flight to a sink that has on_flight; no code for any other sink.
+template <class Sink, class V, class S, class A>
+SKIPSTONE_HD SKIPSTONE_INLINE void report_flight(Sink& sink, double t0, double tau, V x, const S& st, A a) {
+  if constexpr (has_on_flight<Sink>::value) sink.on_flight(t0, tau, x, st, a);
+}
+
+// The crossings of the flights it is handed into `crossings`.
+struct SectionSink {
+  static constexpr bool kWantsFlights = true;
+  const SectionPlane* plane = nullptr;
+  PointRecorder crossings;
+
+  template <class V, class S, class A>
+  SKIPSTONE_HD void on_flight(double t0, double tau, V x, const S& st, A a) {
+    const SectionPlane& p = *plane;
+    double nx = 0.0, nu = 0.0, na = 0.0;
+    const double xv[3] = {double(x.x), double(x.y), component_z(x)};
+    const double uv[3] = {double(st.u.x), double(st.u.y), component_z(st.u)};
+    const double av[3] = {double(a.x), double(a.y), component_z(a)};
+    for (int k = 0; k < 3; ++k) nx += p.n[k] * xv[k], nu += p.n[k] * uv[k], na += p.n[k] * av[k];
+    double roots[2];
+    const int n = section_roots(nx - p.offset, nu, 0.5 * na, tau, roots);
+    for (int k = 0; k < n; ++k) {
+      const double t = roots[k], speed = nu + na * t;
+      if (speed == 0.0 || (p.direction > 0 && speed < 0.0) || (p.direction < 0 && speed > 0.0)) continue;
+      V xt = x;
+      S s = st;
+      xt.x = x.x + t * (st.u.x + 0.5 * t * a.x);
+      xt.y = x.y + t * (st.u.y + 0.5 * t * a.y);
+      s.u.x = st.u.x + t * a.x;
+      s.u.y = st.u.y + t * a.y;
+      if constexpr (kIs3D<V>) {
+        xt.z = x.z + t * (st.u.z + 0.5 * t * a.z);
+        s.u.z = st.u.z + t * a.z;
+      }
+      double row[kSectionMaxRow];
+      write_state_row(xt, s, row);
+      double c[kBoundaryMaxCoords];
+      for (int j = 0; j < p.n_coords; ++j) c[j] = row[p.column[j]];
+      crossings.record(t0 + t, c);
+    }
+  }
+
+ private:
+  template <class V>
+  static constexpr bool kIs3D = !std::is_same_v<V, Vec2T<scalar_of<V>>>;
+  template <class V>
+  static SKIPSTONE_HD double component_z(V v) {
+    if constexpr (kIs3D<V>) return double(v.z);
+    return 0.0;
+  }
+};
+
+}  // namespace skipstone
