@@ -21,7 +21,7 @@ using namespace skipstone;
 
 constexpr int kDim = kPhaseDim3D;
 
-NoSlipRunOptions horizon(double t_max) { return {t_max, UINT64_MAX, 1e-9, 1.0, false, false, 0.0, 1}; }
+NoSlipRunOptions horizon(double t_max) { return {t_max, UINT64_MAX, 1e-9, 1.0, false, false, 0.0, 1, false, nullptr}; }
 
 template <bool kGravity, class Tangent, class Table>
 NoSlipStepper<Table, Vec3, State3D, kGravity, Tangent> run_from(const Table& table, double gamma, double g,
