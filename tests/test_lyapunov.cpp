@@ -19,64 +19,21 @@ namespace {
 
 using namespace skipstone;
 
-NoSlipStart<Vec2, State2D> interior_start(const double z[kPhaseDim2D]) {
-  return {{z[0], z[1]}, {{z[2], z[3]}, z[4]}, -1, false, {0.0, 0.0}};
-}
-
-// A run to t_max; one Lyapunov vector where the stepper has a LyapunovFrame2D.
-NoSlipRunOptions horizon(double t_max) {
-  return {t_max, UINT64_MAX, 1e-9, 1.0, false, false, 0.0, 1, false, nullptr};
-}
-
-// The stepper of (table, gamma, g) run from z to t_max.
 template <bool kGravity, class Tangent, class Table>
-NoSlipStepper<Table, Vec2, State2D, kGravity, Tangent> run_from(const Table& table, double gamma, double g,
-                                                                const double z[kPhaseDim2D], double t_max,
-                                                                bool drop_curvature = false) {
-  NoSlipStepper<Table, Vec2, State2D, kGravity, Tangent> s;
-  DiscardSink sink;
-  if constexpr (std::is_same_v<Tangent, RawJacobian2D>) s.tangent.flat_wall = drop_curvature;
-  s.start(table, noslip_coefficients(gamma), g, interior_start(z), horizon(t_max), sink);
-  while (s.step(sink)) {
-  }
-  return s;
+auto run_from(const Table& table, double gamma, double g, const double z[kPhaseDim2D], double t_max,
+              bool drop_curvature = false) {
+  return run_flow<Vec2, kGravity, Tangent>(table, gamma, g, z, t_max, drop_curvature);
 }
 
 template <class Stepper>
 void final_state(const Stepper& s, double out[kPhaseDim2D]) {
-  const double c[kPhaseDim2D] = {s.x.x, s.x.y, s.st.u.x, s.st.u.y, s.st.s};
-  for (int i = 0; i < kPhaseDim2D; ++i) out[i] = c[i];
+  PhaseSpace<Vec2>::point(s, out);
 }
 
-// Largest |J_tangent - J_finite_difference| over the Jacobian of the flow from z over t_max
-// (central differences with step h), relative to max(1, |J|); the number of impacts must not
-// change under the perturbations (checked).
 template <bool kGravity, class Table>
 double jacobian_mismatch(const Table& table, double gamma, double g, const double z[kPhaseDim2D], double t_max,
                          bool drop_curvature, std::uint64_t* impacts) {
-  constexpr double h = 1e-7;
-  const auto ref = run_from<kGravity, RawJacobian2D>(table, gamma, g, z, t_max, drop_curvature);
-  EXPECT_EQ(ref.status, Status::finished);
-  *impacts = ref.events;
-  double worst = 0.0;
-  for (int j = 0; j < kPhaseDim2D; ++j) {
-    double zp[kPhaseDim2D], zm[kPhaseDim2D], fp[kPhaseDim2D], fm[kPhaseDim2D];
-    for (int i = 0; i < kPhaseDim2D; ++i) zp[i] = zm[i] = z[i];
-    zp[j] += h;
-    zm[j] -= h;
-    const auto sp = run_from<kGravity, NoTangent>(table, gamma, g, zp, t_max);
-    const auto sm = run_from<kGravity, NoTangent>(table, gamma, g, zm, t_max);
-    EXPECT_EQ(sp.events, ref.events);
-    EXPECT_EQ(sm.events, ref.events);
-    final_state(sp, fp);
-    final_state(sm, fm);
-    for (int i = 0; i < kPhaseDim2D; ++i) {
-      const double fd = (fp[i] - fm[i]) / (2.0 * h);
-      const double tangent = component(ref.tangent.v[j], i);
-      worst = std::fmax(worst, std::fabs(tangent - fd) / std::fmax(1.0, std::fabs(fd)));
-    }
-  }
-  return worst;
+  return flow_jacobian_mismatch<Vec2, kGravity>(table, gamma, g, z, t_max, drop_curvature, impacts);
 }
 
 // Central differences of step 1e-7 on flows of O(10) impacts: truncation ~1e-12, rounding ~1e-8.

@@ -21,57 +21,20 @@ using namespace skipstone;
 
 constexpr int kDim = kPhaseDim3D;
 
-NoSlipRunOptions horizon(double t_max) { return {t_max, UINT64_MAX, 1e-9, 1.0, false, false, 0.0, 1, false, nullptr}; }
-
 template <bool kGravity, class Tangent, class Table>
-NoSlipStepper<Table, Vec3, State3D, kGravity, Tangent> run_from(const Table& table, double gamma, double g,
-                                                                const double z[kDim], double t_max,
-                                                                bool drop_shape = false) {
-  NoSlipStepper<Table, Vec3, State3D, kGravity, Tangent> s;
-  DiscardSink sink;
-  if constexpr (std::is_same_v<Tangent, RawJacobian3D>) s.tangent.flat_wall = drop_shape;
-  const NoSlipStart<Vec3, State3D> s0{{z[0], z[1], z[2]}, {{z[3], z[4], z[5]}, {z[6], z[7], z[8]}}, -1, false, {}};
-  s.start(table, noslip_coefficients(gamma), g, s0, horizon(t_max), sink);
-  while (s.step(sink)) {
-  }
-  return s;
+auto run_from(const Table& table, double gamma, double g, const double z[kDim], double t_max, bool drop_shape = false) {
+  return run_flow<Vec3, kGravity, Tangent>(table, gamma, g, z, t_max, drop_shape);
 }
 
 template <class Stepper>
 void final_state(const Stepper& s, double out[kDim]) {
-  const double c[kDim] = {s.x.x, s.x.y, s.x.z, s.st.u.x, s.st.u.y, s.st.u.z, s.st.w.x, s.st.w.y, s.st.w.z};
-  for (int i = 0; i < kDim; ++i) out[i] = c[i];
+  PhaseSpace<Vec3>::point(s, out);
 }
 
-// Largest |J_tangent - J_finite_difference| over the Jacobian of the flow from z over t_max
-// (central differences with step h), relative to max(1, |J|); the number of impacts must not
-// change under the perturbations (checked).
 template <bool kGravity, class Table>
 double jacobian_mismatch(const Table& table, double gamma, double g, const double z[kDim], double t_max,
                          bool drop_shape, std::uint64_t* impacts) {
-  constexpr double h = 1e-7;
-  const auto ref = run_from<kGravity, RawJacobian3D>(table, gamma, g, z, t_max, drop_shape);
-  EXPECT_EQ(ref.status, Status::finished);
-  *impacts = ref.events;
-  double worst = 0.0;
-  for (int j = 0; j < kDim; ++j) {
-    double zp[kDim], zm[kDim], fp[kDim], fm[kDim];
-    for (int i = 0; i < kDim; ++i) zp[i] = zm[i] = z[i];
-    zp[j] += h;
-    zm[j] -= h;
-    const auto sp = run_from<kGravity, NoTangent>(table, gamma, g, zp, t_max);
-    const auto sm = run_from<kGravity, NoTangent>(table, gamma, g, zm, t_max);
-    EXPECT_EQ(sp.events, ref.events);
-    EXPECT_EQ(sm.events, ref.events);
-    final_state(sp, fp);
-    final_state(sm, fm);
-    for (int i = 0; i < kDim; ++i) {
-      const double fd = (fp[i] - fm[i]) / (2.0 * h);
-      const double tangent = component(ref.tangent.v[j], i);
-      worst = std::fmax(worst, std::fabs(tangent - fd) / std::fmax(1.0, std::fabs(fd)));
-    }
-  }
-  return worst;
+  return flow_jacobian_mismatch<Vec3, kGravity>(table, gamma, g, z, t_max, drop_shape, impacts);
 }
 
 // Central differences of step 1e-7 on flows of O(10) impacts: truncation ~1e-12, rounding ~1e-8.
@@ -279,7 +242,7 @@ TEST(Lyapunov3DCylinder, TheCrossSectionBlockIsThe2DTablesJacobian) {
       NoSlipStepper<StadiumTable, Vec2, State2D, false, RawJacobian2D> b;
       DiscardSink sink;
       b.start(stadium, noslip_coefficients(gamma), 0.0, {{z2[0], z2[1]}, {{z2[2], z2[3]}, z2[4]}, -1, false, {}},
-              horizon(30.0), sink);
+              tangent_horizon(30.0), sink);
       while (b.step(sink)) {
       }
       ASSERT_EQ(a.events, b.events);
