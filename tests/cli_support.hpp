@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <iterator>
 #include <set>
 #include <stdexcept>
@@ -70,6 +71,10 @@ inline CliResult run_captured(const std::string& command, const fs::path& out, c
 }
 
 // A fresh temporary folder per test; every child process's stdout/stderr is captured there.
+inline std::string describe(const CliResult& r) {
+  return "exit " + std::to_string(r.rc) + "\n--- stdout:\n" + r.out + "\n--- stderr:\n" + r.err;
+}
+
 class CliTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -107,6 +112,30 @@ class CliTest : public ::testing::Test {
                      (extra.empty() ? "" : " " + extra));
   }
 
+  // Runs config `one` into dir_/one and `chunked` (the same scan in small chunks) into
+  // dir_/chunked and as 3 shards merged into dir_/merged; each of `files` must be the same bytes
+  // in the three folders (outputs that do not depend on chunks, shards or merging).
+  void expect_same_files_over_chunks_and_shards(const fs::path& one, const fs::path& chunked,
+                                                std::initializer_list<const char*> files) {
+    CliResult r = run(one, dir_ / "one", "--backend cpu");
+    ASSERT_EQ(r.rc, 0) << describe(r);
+    r = run(chunked, dir_ / "chunked", "--backend cpu");
+    ASSERT_EQ(r.rc, 0) << describe(r);
+    std::string shards;
+    for (int i = 0; i < 3; ++i) {
+      const fs::path d = dir_ / ("shard" + std::to_string(i));
+      r = run(chunked, d, "--backend cpu --shard " + std::to_string(i) + "/3");
+      ASSERT_EQ(r.rc, 0) << describe(r);
+      shards += " " + shell_quote(d.string());
+    }
+    r = skipstone("merge" + shards + " --out " + shell_quote((dir_ / "merged").string()) + " --quiet");
+    ASSERT_EQ(r.rc, 0) << describe(r);
+    for (const char* f : files) {
+      EXPECT_EQ(read_text(dir_ / "one" / f), read_text(dir_ / "chunked" / f)) << f;
+      EXPECT_EQ(read_text(dir_ / "one" / f), read_text(dir_ / "merged" / f)) << f;
+    }
+  }
+
   fs::path dir_;
   unsigned calls_ = 0;
 };
@@ -119,10 +148,6 @@ inline const char* const kDiscGrid130x100 = R"({
                                     {"param": "spin", "min": -1, "max": 1, "n": 100}]},
   "stop": {"max_events": 200}
 })";
-
-inline std::string describe(const CliResult& r) {
-  return "exit " + std::to_string(r.rc) + "\n--- stdout:\n" + r.out + "\n--- stderr:\n" + r.err;
-}
 
 inline json read_json(const fs::path& p) {
   std::ifstream in(p);

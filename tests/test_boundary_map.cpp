@@ -89,22 +89,7 @@ TEST_F(BoundaryMapTest, MapEqualsAHistogramOfTheTracedImpacts) {
 TEST_F(BoundaryMapTest, ChunksAndShardsGiveTheSameFiles) {
   const fs::path one = write_config("one.json", disc_config(0.5, kMap));
   const fs::path chunked = write_config("chunked.json", disc_config(0.5, kMap, R"({"chunk_size": 8})"));
-  ASSERT_EQ(run(one, dir_ / "one", "--backend cpu").rc, 0);
-  const CliResult c = run(chunked, dir_ / "chunked", "--backend cpu");
-  ASSERT_EQ(c.rc, 0) << describe(c);
-  std::string shards;
-  for (int i = 0; i < 3; ++i) {
-    const fs::path d = dir_ / ("shard" + std::to_string(i));
-    const CliResult s = run(chunked, d, "--backend cpu --shard " + std::to_string(i) + "/3");
-    ASSERT_EQ(s.rc, 0) << describe(s);
-    shards += " " + shell_quote(d.string());
-  }
-  const CliResult m = skipstone("merge" + shards + " --out " + shell_quote((dir_ / "merged").string()) + " --quiet");
-  ASSERT_EQ(m.rc, 0) << describe(m);
-  for (const char* f : {"boundary_map.npy", "boundary_events.npy", "boundary_map.png"}) {
-    EXPECT_EQ(read_text(dir_ / "one" / f), read_text(dir_ / "chunked" / f)) << f;
-    EXPECT_EQ(read_text(dir_ / "one" / f), read_text(dir_ / "merged" / f)) << f;
-  }
+  expect_same_files_over_chunks_and_shards(one, chunked, {"boundary_map.npy", "boundary_events.npy", "boundary_map.png"});
 }
 
 // gamma = 0: no coupling of spin and velocity, the specular disc: every impact has the same

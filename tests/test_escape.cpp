@@ -171,23 +171,8 @@ TEST_F(EscapeTest, SurvivalCountsAreTheEscapeTimesAndDoNotDependOnChunksOrShards
   const fs::path one = write_config("one.json", stadium_config(600, 100.0, kStadiumHole, obs, out));
   const fs::path chunked =
       write_config("chunked.json", stadium_config(600, 100.0, kStadiumHole, obs, out, R"({"chunk_size": 64})"));
-  CliResult r = run(one, dir_ / "one", "--backend cpu");
-  ASSERT_EQ(r.rc, 0) << describe(r);
-  r = run(chunked, dir_ / "chunked", "--backend cpu");
-  ASSERT_EQ(r.rc, 0) << describe(r);
-  std::string shards;
-  for (int i = 0; i < 3; ++i) {
-    const fs::path d = dir_ / ("shard" + std::to_string(i));
-    const CliResult s = run(chunked, d, "--backend cpu --shard " + std::to_string(i) + "/3");
-    ASSERT_EQ(s.rc, 0) << describe(s);
-    shards += " " + shell_quote(d.string());
-  }
-  const CliResult m = skipstone("merge" + shards + " --out " + shell_quote((dir_ / "merged").string()) + " --quiet");
-  ASSERT_EQ(m.rc, 0) << describe(m);
-  for (const char* f : {"survival.npy", "survival_times.npy", "escape_time.npy"}) {
-    EXPECT_EQ(read_text(dir_ / "one" / f), read_text(dir_ / "chunked" / f)) << f;
-    EXPECT_EQ(read_text(dir_ / "one" / f), read_text(dir_ / "merged" / f)) << f;
-  }
+  expect_same_files_over_chunks_and_shards(one, chunked, {"survival.npy", "survival_times.npy", "escape_time.npy"});
+  if (HasFatalFailure()) return;
   const std::vector<std::uint64_t> counts = npy_values<std::uint64_t>(dir_ / "one" / "survival.npy");
   const std::vector<double> times = npy_values<double>(dir_ / "one" / "survival_times.npy");
   const std::vector<std::int8_t> status = npy_values<std::int8_t>(dir_ / "one" / "status.npy");

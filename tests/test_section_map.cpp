@@ -135,22 +135,7 @@ TEST_F(SectionMapTest, UpAndDownAddUpToBoth) {
 TEST_F(SectionMapTest, ChunksAndShardsGiveTheSameFiles) {
   const fs::path one = write_config("one.json", cylinder_config(kOutputs));
   const fs::path chunked = write_config("chunked.json", cylinder_config(kOutputs, R"({"chunk_size": 4})"));
-  ASSERT_EQ(run(one, dir_ / "one", "--backend cpu").rc, 0);
-  const CliResult c = run(chunked, dir_ / "chunked", "--backend cpu");
-  ASSERT_EQ(c.rc, 0) << describe(c);
-  std::string shards;
-  for (int i = 0; i < 3; ++i) {
-    const fs::path d = dir_ / ("shard" + std::to_string(i));
-    const CliResult s = run(chunked, d, "--backend cpu --shard " + std::to_string(i) + "/3");
-    ASSERT_EQ(s.rc, 0) << describe(s);
-    shards += " " + shell_quote(d.string());
-  }
-  const CliResult m = skipstone("merge" + shards + " --out " + shell_quote((dir_ / "merged").string()) + " --quiet");
-  ASSERT_EQ(m.rc, 0) << describe(m);
-  for (const char* f : {"section_map.npy", "section_events.npy", "section_map.png"}) {
-    EXPECT_EQ(read_text(dir_ / "one" / f), read_text(dir_ / "chunked" / f)) << f;
-    EXPECT_EQ(read_text(dir_ / "one" / f), read_text(dir_ / "merged" / f)) << f;
-  }
+  expect_same_files_over_chunks_and_shards(one, chunked, {"section_map.npy", "section_events.npy", "section_map.png"});
 }
 
 // roll4:stadium from (x1, x2) = (-0.5, 0.1) with velocity (1, v2) in the plate: the first
