@@ -23,7 +23,9 @@ class Result:
     or for a random scan the sampled value of every trajectory (shaped like the maps).
     result.outputs maps the config's outputs that were written (boundary_map, boundary_events,
     section_map, section_events; docs/config.md "Outputs") to their arrays; their coordinates
-    and columns are in result.meta[name].
+    and columns are in result.meta[name]. A table with holes and outputs.survival adds
+    "survival" (trajectories still inside at each time) and "survival_times" (the time grid);
+    the escape summary is result.meta["escape"].
     """
 
     status_names = STATUS_NAMES
@@ -69,4 +71,8 @@ def load(dir):
     observables = {name: np.load(os.path.join(dir, meta["observables"][name]["file"])) for name in order}
     sampled = {} if meta["grid"] else {a["param"]: np.load(os.path.join(dir, a["file"])) for a in meta["axes"]}
     outputs = {name: np.load(os.path.join(dir, meta[name]["file"])) for name in POINT_OUTPUTS if name in meta}
+    survival = meta.get("escape", {}).get("survival")
+    if survival:
+        outputs["survival"] = np.load(os.path.join(dir, survival["file"]))
+        outputs["survival_times"] = np.load(os.path.join(dir, survival["times_file"]))
     return Result(observables, axes_of(meta, sampled), meta, outputs)

@@ -1,4 +1,5 @@
 """skipstone.load(dir): the Result of a CLI output folder equals run()'s for the same config."""
+import numpy as np
 import pytest
 
 import skipstone
@@ -47,3 +48,17 @@ def test_load_reads_the_section_outputs(tmp_path):
     events = loaded.outputs["section_events"]
     assert events.shape == (loaded.meta["section_events"]["rows"], len(loaded.meta["section_events"]["columns"]))
     assert events.shape[0] > 0
+
+
+def test_load_reads_the_survival_counts(tmp_path):
+    config = example("stadium_escape", scan=dict(example("stadium_escape")["scan"], count=3000))
+    loaded = skipstone.load(cli_run(write_config(tmp_path, config), tmp_path / "out"))
+    counts, times = loaded.outputs["survival"], loaded.outputs["survival_times"]
+    assert counts.shape == times.shape == (loaded.meta["escape"]["survival"]["points"],)
+    assert times[0] == 0.0 and times[-1] == loaded.meta["config"]["stop"]["t_max"]
+    # P(t) counts the ok trajectories whose escape_time is NaN or later than t
+    escape = loaded["escape_time"]
+    ok = escape[~np.isnan(escape)]
+    inside = np.isnan(escape) & np.isin(loaded["status"], [int(s) for s in skipstone.OK_STATUSES])
+    for k in (0, len(times) // 2, len(times) - 1):
+        assert counts[k] == int(np.count_nonzero(ok > times[k])) + int(np.count_nonzero(inside))
