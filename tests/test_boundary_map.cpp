@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "cli_support.hpp"
-#include "npy_writer.hpp"
+#include "npy_values.hpp"
 
 namespace {
 
@@ -27,15 +27,6 @@ std::string disc_config(double gamma, const std::string& outputs, const std::str
 
 const char* const kMap = R"({"boundary_map": {"coords": ["s", "p", "spin"], "bins": [16, 8, 4], "ranges": [[0, 1], [-1, 1], [-2, 2]]},
   "boundary_events": {"every": 1, "max_events_per_trajectory": 100}})";
-
-template <class T>
-std::vector<T> npy_values(const fs::path& file, std::vector<std::size_t>* shape = nullptr) {
-  const skipstone::io::NpyArray a = skipstone::io::read_npy(file);
-  if (shape) *shape = a.shape;
-  std::vector<T> v(a.bytes.size() / sizeof(T));
-  std::memcpy(v.data(), a.bytes.data(), a.bytes.size());
-  return v;
-}
 
 // The bin of x among n bins over [lo, hi] (the last closed), or -1 outside.
 long bin_of(double x, double lo, double hi, long n) {

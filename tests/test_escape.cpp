@@ -12,19 +12,11 @@
 #include <vector>
 
 #include "cli_support.hpp"
-#include "npy_writer.hpp"
+#include "npy_values.hpp"
 
 namespace {
 
 using namespace skipstone::testing;
-
-template <class T>
-std::vector<T> npy_values(const fs::path& file) {
-  const skipstone::io::NpyArray a = skipstone::io::read_npy(file);
-  std::vector<T> v(a.bytes.size() / sizeof(T));
-  std::memcpy(v.data(), a.bytes.data(), a.bytes.size());
-  return v;
-}
 
 class EscapeTest : public CliTest {};
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "cli_support.hpp"
-#include "npy_writer.hpp"
+#include "npy_values.hpp"
 
 namespace {
 
@@ -32,15 +32,6 @@ std::string section(const std::string& direction) {
 
 const std::string kOutputs = "{" + section("\"both\"") + R"(, "section_map": {"bins": [8, 8, 6], "ranges": [[-1, 1], [-1, 1], [-1.5, 1.5]]},
   "section_events": {"every": 1, "max_events_per_trajectory": 200}})";
-
-template <class T>
-std::vector<T> npy_values(const fs::path& file, std::vector<std::size_t>* shape = nullptr) {
-  const skipstone::io::NpyArray a = skipstone::io::read_npy(file);
-  if (shape) *shape = a.shape;
-  std::vector<T> v(a.bytes.size() / sizeof(T));
-  std::memcpy(v.data(), a.bytes.data(), a.bytes.size());
-  return v;
-}
 
 std::vector<std::vector<double>> csv_rows(const fs::path& csv) {
   std::istringstream in(read_text(csv));

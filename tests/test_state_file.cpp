@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "cli_support.hpp"
-#include "npy_writer.hpp"
+#include "npy_values.hpp"
 
 namespace {
 
@@ -21,14 +21,6 @@ using namespace skipstone::testing;
 // state's size (about 1): a few roundings per flight or segment, well above the measured
 // 3.8e-15 (cylinder:disc with gravity), 2.3e-15 (roll4:planes), 4.4e-16 (roll3:strip).
 constexpr double kContinueTolerance = 1e-12;
-
-std::vector<double> doubles(const fs::path& file, std::vector<std::size_t>* shape = nullptr) {
-  const skipstone::io::NpyArray a = skipstone::io::read_npy(file);
-  if (shape) *shape = a.shape;
-  std::vector<double> v(a.bytes.size() / sizeof(double));
-  std::memcpy(v.data(), a.bytes.data(), a.bytes.size());
-  return v;
-}
 
 struct Case {
   const char* name;
@@ -68,14 +60,14 @@ TEST_F(StateFileTest, TMaxSplitInTwoContinuesTheRun) {
     const CliResult b = run(write_config(n + "_b.json", config(c, from, c.half)), dir_ / (n + "_b"), "--backend cpu");
     ASSERT_EQ(b.rc, 0) << n << describe(b);
     std::vector<std::size_t> shape;
-    const std::vector<double> full = doubles(dir_ / (n + "_full") / "final_state.npy", &shape);
-    const std::vector<double> cont = doubles(dir_ / (n + "_b") / "final_state.npy");
+    const std::vector<double> full = npy_values<double>(dir_ / (n + "_full") / "final_state.npy", &shape);
+    const std::vector<double> cont = npy_values<double>(dir_ / (n + "_b") / "final_state.npy");
     ASSERT_EQ(shape.size(), 2u);
     EXPECT_EQ(shape[0], 8u) << n;
     ASSERT_EQ(full.size(), cont.size()) << n;
     for (std::size_t i = 0; i < full.size(); ++i) EXPECT_NEAR(full[i], cont[i], kContinueTolerance) << n << " value " << i;
     // the half run really moved: its final states differ from the full run's
-    const std::vector<double> half = doubles(dir_ / (n + "_a") / "final_state.npy");
+    const std::vector<double> half = npy_values<double>(dir_ / (n + "_a") / "final_state.npy");
     double moved = 0.0;
     for (std::size_t i = 0; i < full.size(); ++i) moved = std::max(moved, std::fabs(full[i] - half[i]));
     EXPECT_GT(moved, 1e-3) << n;
