@@ -97,17 +97,8 @@ void serve(const RunConfig& rc, const Executor& e) {
     if (assign[1] == 0) return std::nullopt;
     return TrajectoryRange{assign[0], assign[0] + assign[1]};
   };
-  const auto keep = [&](const RangeResult& part) { finished = encode_range(part); };
   const std::unique_ptr<ChunkEngine> engine = make_engine(e, rc);
-  if (collects(rc)) {
-    while (const std::optional<TrajectoryRange> chunk = next()) keep(integrate_chunk(*engine, rc, *chunk));
-  } else {
-    run_pipeline(*engine, next, [&](TrajectoryRange chunk, const ColumnsView& columns, double seconds) {
-      RangeResult part = reduce_columns(rc, chunk.first, columns);
-      part.wall_seconds = seconds;
-      keep(part);
-    }, nullptr);
-  }
+  run_chunks(*engine, rc, next, [&](RangeResult part) { finished = encode_range(part); });
   send_result(finished, kTagFinal);
 }
 

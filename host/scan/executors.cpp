@@ -102,6 +102,22 @@ RangeResult integrate_chunk(ChunkEngine& engine, const RunConfig& rc, Trajectory
   return part;
 }
 
+void run_chunks(ChunkEngine& engine, const RunConfig& rc, const std::function<std::optional<TrajectoryRange>()>& next,
+                const std::function<void(RangeResult)>& deliver, DoneCounter* done) {
+  if (collects(rc)) {
+    while (const std::optional<TrajectoryRange> chunk = next()) deliver(integrate_chunk(engine, rc, *chunk, done));
+    return;
+  }
+  run_pipeline(
+      engine, next,
+      [&](TrajectoryRange chunk, const ColumnsView& columns, double seconds) {
+        RangeResult part = reduce_columns(rc, chunk.first, columns);
+        part.wall_seconds = seconds;
+        deliver(std::move(part));
+      },
+      done);
+}
+
 namespace {
 
 void run_worker(const Executor& e, const RunConfig& rc, ChunkQueue& queue, ResultCollector& collector,
@@ -109,30 +125,14 @@ void run_worker(const Executor& e, const RunConfig& rc, ChunkQueue& queue, Resul
   bind_to_device(e);
   if (const std::string why = cpu_only_reason(rc); !why.empty() && e.backend != Backend::cpu)
     throw UsageError("--backend cuda: " + why);
-  if (collects(rc)) {
-    for (;;) {
-      if (between_chunks) between_chunks();
-      const std::optional<TrajectoryRange> chunk = queue.next();
-      if (!chunk) return;
-      const auto t0 = std::chrono::steady_clock::now();
-      RangeResult part = integrate_collecting(rc, *chunk, &collector.done());
-      part.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      collector.add(std::move(part));
-    }
-  }
   const std::unique_ptr<ChunkEngine> engine = make_engine(e, rc);
-  run_pipeline(
-      *engine,
+  run_chunks(
+      *engine, rc,
       [&] {
         if (between_chunks) between_chunks();
         return queue.next();
       },
-      [&](TrajectoryRange chunk, const ColumnsView& columns, double seconds) {
-        RangeResult part = reduce_columns(rc, chunk.first, columns);
-        part.wall_seconds = seconds;
-        collector.add(std::move(part));
-      },
-      &collector.done());
+      [&](RangeResult part) { collector.add(std::move(part)); }, &collector.done());
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #pragma once
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,13 @@ std::unique_ptr<ChunkEngine> make_engine(const Executor& e, const RunConfig& rc)
 // wall_seconds is the time this took. `done`, when given, is advanced as trajectories finish
 // (for the progress line).
 RangeResult integrate_chunk(ChunkEngine& engine, const RunConfig& rc, TrajectoryRange chunk, DoneCounter* done = nullptr);
+
+// Runs the chunks that `next` hands out on `engine` and passes each, reduced, to `deliver` in the
+// order taken: one at a time on the CPU collecting path where the run collects events
+// (integrate_chunk), else through the double-buffered pipeline (chunk_pipeline.hpp). `done`, when
+// given, is advanced as trajectories finish.
+void run_chunks(ChunkEngine& engine, const RunConfig& rc, const std::function<std::optional<TrajectoryRange>()>& next,
+                const std::function<void(RangeResult)>& deliver, DoneCounter* done = nullptr);
 
 // Runs chunks from `queue` on every executor until it is empty: in the calling thread for a
 // single executor, else in one thread each; each executor runs its chunks through its own
