@@ -27,12 +27,16 @@ struct PointCollect {
   int fields = kBoundaryEventFields;     // in: values of a recorded row (PointRecorder)
   std::vector<double> rows;              // out: max_events rows of `fields` per recorded trajectory
   std::vector<std::uint64_t> points;     // out: every point of each recorded trajectory
+
+  // Entries of `counts` (0 without a map) and of `rows`.
+  std::uint64_t map_slots() const { return map ? boundary_bin_count(*map) + 1 : 0; }
+  std::uint64_t row_values() const { return recorded.size() * max_events * static_cast<std::uint64_t>(fields); }
 };
 
 // What a chunk collects from the events of its trajectories besides their results (the impacts
 // of the 2D no-slip tables and the rolling tables' edge entries; the section crossings of the
 // flights, section_map.hpp; the observable final_state from the last event; the observables
-// mean_free_time and coverage from the impacts): the CPU backend only.
+// mean_free_time and coverage from the impacts; coverage on the CPU backend only).
 struct BoundaryCollect {
   PointCollect boundary, section;
   const SectionPlane* plane = nullptr;     // null: no section
@@ -72,6 +76,10 @@ DeviceInfo device_info();
 std::uint64_t free_device_memory();
 void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
                DoneCounter* done = nullptr);
+// As cpu::run_chunk_collecting, on the current device (one trajectory per thread, the maps counted
+// atomically); `collect.cells` (coverage) must be null.
+void run_chunk_collecting(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
+                          BoundaryCollect& collect, DoneCounter* done = nullptr);
 // Whole results of chunk after chunk on the current device, through a device and a pinned host
 // buffer kept across calls (grown when a chunk is larger): the benchmarks' runs.
 class ResultChunks {

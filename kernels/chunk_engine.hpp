@@ -23,6 +23,13 @@ class ChunkEngine {
   virtual void submit(int slot, std::uint64_t first, std::uint64_t n, DoneCounter* done) = 0;
   // Blocks until the chunk of `slot` has finished; its columns.
   virtual ColumnsView wait(int slot) = 0;
+  // The collecting path, for runs whose events feed outputs (backends.hpp: BoundaryCollect):
+  // trajectories [first, first + n) of `spec` into whole results out[0 .. n) and `collect`, at
+  // once (not through the slots). An engine on the host runs the CPU backend's collecting kernel.
+  virtual void collect(const ScanSpec& spec, std::uint64_t first, std::uint64_t n, TrajectoryResult* out,
+                       BoundaryCollect& collect, DoneCounter* done) {
+    cpu::run_chunk_collecting(spec, first, n, out, collect, done);
+  }
 };
 
 // Bytes per trajectory of the columns of `requests` (with the status and the event count).

@@ -13,10 +13,10 @@
 #include <thrust/system/omp/execution_policy.h>
 
 #include "backends.hpp"
+#include "collect_trajectory.hpp"
 #include "ensemble.inl"
 #include "noslip_lane_block.hpp"
 #include "rim_lane_block.hpp"
-#include "skipstone/final_state.hpp"
 #include "skipstone/system_traits.hpp"
 #include "table_roll_lanes.hpp"
 
@@ -132,53 +132,22 @@ constexpr bool lanes_have_blocks() {
 }
 static_assert(lanes_have_blocks(), "kSystems: SIMD lanes for a system without a lane block");
 
-// The sink of a collecting run: the impacts (BoundarySink), the section crossings of the
-// flights and the state of the last event.
-struct CollectSink : BoundarySink {
-  static constexpr bool kWantsFlights = true;
-  SectionSink section;
-  double* final_state = nullptr;  // null: not kept
-  template <class V, class S>
-  void on_event(double, V x, const S& st, V) {
-    if (final_state) write_state_row(x, st, final_state);
-  }
-  template <class V, class S, class A>
-  void on_flight(double t0, double tau, V x, const S& st, A a) {
-    if (section.plane) section.on_flight(t0, tau, x, st, a);
-  }
-};
-
-// One output kind's slots of a collecting run: a map of counts per thread, summed at the end
-// (integer counts: the sum is the same in any order), and the recorded trajectories' rows in
-// their own slots.
-struct PointSlots {
+// One output kind of a collecting run: its recorded rows sized in `c`, and a map of counts per
+// thread, summed at the end (integer counts: the sum is the same in any order).
+struct ThreadMaps {
   PointCollect& c;
-  std::uint64_t slots, row_size;
+  std::uint64_t slots;
   std::vector<std::uint64_t> counts;
 
-  PointSlots(PointCollect& collect, int threads)
-      : c(collect), slots(c.map ? boundary_bin_count(*c.map) + 1 : 0), row_size(c.max_events * static_cast<std::uint64_t>(c.fields)) {
+  ThreadMaps(PointCollect& collect, int threads) : c(collect), slots(c.map_slots()) {
     counts.assign(slots * static_cast<std::uint64_t>(threads), 0);
-    c.rows.assign(c.recorded.size() * row_size, 0.0);
+    c.rows.assign(c.row_values(), 0.0);
     c.points.assign(c.recorded.size(), 0);
   }
-  // Points trajectory i (an offset in the chunk) at `r`; returns its recorded slot or -1.
-  std::int64_t attach(PointRecorder& r, std::uint64_t i, int thread) {
-    r.fields = c.fields;
-    if (c.map) {
-      r.map = c.map;
-      r.counts = counts.data() + slots * static_cast<std::uint64_t>(thread);
-    }
-    const auto at = std::lower_bound(c.recorded.begin(), c.recorded.end(), i);
-    if (at == c.recorded.end() || *at != i) return -1;
-    const std::uint64_t slot = static_cast<std::uint64_t>(at - c.recorded.begin());
-    r.rows = c.rows.data() + slot * row_size;
-    r.capacity = c.max_events;
-    return static_cast<std::int64_t>(slot);
+  PointTarget target() const {
+    return {c.map, c.recorded.data(), c.recorded.size(), c.max_events, c.fields, c.rows.data(), c.points.data()};
   }
-  void finish(std::int64_t slot, const PointRecorder& r) {
-    if (slot >= 0) c.points[static_cast<std::uint64_t>(slot)] = r.points;
-  }
+  std::uint64_t* of(int thread) { return slots ? counts.data() + slots * static_cast<std::uint64_t>(thread) : nullptr; }
   void sum(int threads) {
     c.counts.assign(slots, 0);
     for (int t = 0; t < threads; ++t)
@@ -186,36 +155,31 @@ struct PointSlots {
   }
 };
 
-// The chunk's trajectories of variant V one per iteration, each with a CollectSink, and the
-// coverage cells' stamps per thread (trajectory i stamps i + 1).
+// The chunk's trajectories of variant V one per iteration (collect_trajectory), and the coverage
+// cells' stamps per thread (trajectory i stamps i + 1).
 template <class V>
 void run_collecting(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
                     BoundaryCollect& c, DoneCounter* done) {
   const int threads = omp_get_max_threads();
-  PointSlots impacts(c.boundary, threads), crossings(c.section, threads);
+  ThreadMaps impacts(c.boundary, threads), crossings(c.section, threads);
   const std::uint64_t cells = c.cells ? boundary_bin_count(*c.cells) : 0;
   std::vector<std::uint64_t> stamps(cells * static_cast<std::uint64_t>(threads), 0);
   const std::uint64_t state_size = static_cast<std::uint64_t>(c.state_columns);
   c.final_states.assign(count * state_size, std::numeric_limits<double>::quiet_NaN());
+  const CollectTarget target{impacts.target(), crossings.target(), c.plane, c.state_columns, c.final_states.data(),
+                             c.free_time};
 #pragma omp parallel for schedule(dynamic, 16)
   for (std::int64_t j = 0; j < static_cast<std::int64_t>(count); ++j) {
     const std::uint64_t i = static_cast<std::uint64_t>(j);
     const int thread = omp_get_thread_num();
     CollectSink sink;
-    if (state_size > 0) sink.final_state = c.final_states.data() + i * state_size;
-    sink.section.plane = c.plane;
-    const std::int64_t impact_slot = impacts.attach(sink.impacts, i, thread);
-    const std::int64_t crossing_slot = crossings.attach(sink.section.crossings, i, thread);
     if (c.cells) {
       sink.cells = c.cells;
       sink.stamps = stamps.data() + cells * static_cast<std::uint64_t>(thread);
       sink.stamp = i + 1;
     }
-    out[i] = simulate_variant<V>(spec, first + i, sink);
-    if (c.free_time) out[i].mean_free_time = sink.mean_free_time();
+    out[i] = collect_trajectory<V>(spec, first, i, target, sink, impacts.of(thread), crossings.of(thread));
     if (c.cells) out[i].coverage = sink.coverage();
-    impacts.finish(impact_slot, sink.impacts);
-    crossings.finish(crossing_slot, sink.section.crossings);
     count_done(done, 1);
   }
   impacts.sum(threads);

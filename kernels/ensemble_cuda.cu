@@ -6,13 +6,17 @@
 // stream, so that one chunk's kernel runs while the host reduces the previous one; each block
 // adds its finished trajectories to a counter in mapped host memory that wait() passes on to the
 // progress counter while the chunk runs. The benchmarks' whole results go through a device and
-// a pinned host buffer kept across chunks (ResultChunks). Every CUDA call is checked and a
-// failure throws std::runtime_error naming the file, line and CUDA error.
+// a pinned host buffer kept across chunks (ResultChunks). A collecting chunk (outputs fed by the
+// events: boundary and section maps and rows, final_state, mean_free_time) runs the kernel
+// source the CPU backend runs (collect_trajectory.hpp), its maps counted atomically in device
+// memory. A start from a file of states reads the chunk's rows copied to the device. Every CUDA
+// call is checked and a failure throws std::runtime_error naming the file, line and CUDA error.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <limits>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
@@ -23,6 +27,7 @@
 
 #include "backends.hpp"
 #include "chunk_engine.hpp"
+#include "collect_trajectory.hpp"
 #include "skipstone/observable_columns.hpp"
 #include "skipstone/simulate.hpp"
 
@@ -159,25 +164,135 @@ __global__ void __launch_bounds__(kMaxBlockThreads)
 // most kMaxBlockThreads. The variants differ about fourfold in registers (benchmarks/RESULTS.md,
 // "CUDA kernels"): a 190-register kernel keeps 8 warps resident in blocks of 256 threads but 10
 // in blocks of 160, while a light one fills the multiprocessor with 256.
-template <class V>
-int block_threads() {
+template <class Kernel>
+int block_threads(Kernel kernel) {
   int min_grid = 0, threads = 0;
-  SKIPSTONE_CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&min_grid, &threads, ensemble_kernel<V>, 0, kMaxBlockThreads));
+  SKIPSTONE_CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&min_grid, &threads, kernel, 0, kMaxBlockThreads));
   return threads;
+}
+
+// Blocks of `threads` for n trajectories.
+unsigned grid_blocks(std::uint64_t n, int threads) {
+  const std::uint64_t blocks = (n + static_cast<std::uint64_t>(threads) - 1) / static_cast<std::uint64_t>(threads);
+  if (blocks > 0x7fffffffu)
+    throw std::runtime_error("CUDA backend: a chunk of " + std::to_string(n) + " trajectories needs more blocks than a grid holds");
+  return static_cast<unsigned>(blocks);
+}
+
+// Device memory for up to capacity() values of T, grown (never shrunk) by reserve and freed with
+// its owner.
+template <class T>
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  ~DeviceBuffer() { release(); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  T* reserve(std::uint64_t n) {
+    if (n > capacity_) {
+      release();
+      SKIPSTONE_CUDA_TRY(cudaMalloc(reinterpret_cast<void**>(&data_), sizeof(T) * n));
+      capacity_ = n;
+    }
+    return data_;
+  }
+  // n values copied from host memory (synchronously).
+  T* upload(const T* host, std::uint64_t n) {
+    reserve(n);
+    if (n > 0) SKIPSTONE_CUDA_TRY(cudaMemcpy(data_, host, sizeof(T) * n, cudaMemcpyHostToDevice));
+    return data_;
+  }
+  // n values set to zero bytes.
+  T* zeros(std::uint64_t n) {
+    reserve(n);
+    if (n > 0) SKIPSTONE_CUDA_TRY(cudaMemset(data_, 0, sizeof(T) * n));
+    return data_;
+  }
+  void download(T* host, std::uint64_t n) const {
+    if (n > 0) SKIPSTONE_CUDA_TRY(cudaMemcpy(host, data_, sizeof(T) * n, cudaMemcpyDeviceToHost));
+  }
+
+ private:
+  void release() {
+    if (data_) cudaFree(data_);
+    data_ = nullptr;
+    capacity_ = 0;
+  }
+  T* data_ = nullptr;
+  std::uint64_t capacity_ = 0;
+};
+
+// `spec` as a kernel on the device reads it for trajectories [first, first + n): a start from a
+// file of states (ScanSpec::state_rows, host memory) gets those trajectories' rows copied into
+// `rows` on `stream`.
+ScanSpec device_spec(const ScanSpec& spec, std::uint64_t first, std::uint64_t n, DeviceBuffer<double>& rows,
+                     cudaStream_t stream) {
+  if (!spec.state_rows) return spec;
+  const std::uint64_t columns = static_cast<std::uint64_t>(spec.state_columns);
+  double* device_rows = rows.reserve(n * columns);
+  ScanSpec on_device = spec;
+  on_device.state_rows = device_rows;
+  on_device.state_first = first;
+  SKIPSTONE_CUDA_TRY(cudaMemcpyAsync(device_rows, spec.state_rows + (first - spec.state_first) * columns,
+                                     sizeof(double) * n * columns, cudaMemcpyHostToDevice, stream));
+  return on_device;
 }
 
 // Trajectories [first, first + n) of spec's variant on `stream`.
 void launch(const ScanSpec& spec, std::uint64_t first, std::uint64_t n, const KernelOutput& out, cudaStream_t stream) {
   if (n == 0) return;
   visit_variant(spec, [&](auto v) {
-    const int threads = block_threads<decltype(v)>();
-    const std::uint64_t blocks = (n + static_cast<std::uint64_t>(threads) - 1) / static_cast<std::uint64_t>(threads);
-    if (blocks > 0x7fffffffu)
-      throw std::runtime_error("CUDA backend: a chunk of " + std::to_string(n) + " trajectories needs more blocks than a grid holds");
-    ensemble_kernel<decltype(v)><<<static_cast<unsigned>(blocks), threads, 0, stream>>>(spec, first, n, out);
+    const int threads = block_threads(ensemble_kernel<decltype(v)>);
+    ensemble_kernel<decltype(v)><<<grid_blocks(n, threads), threads, 0, stream>>>(spec, first, n, out);
   });
   SKIPSTONE_CUDA_TRY(cudaGetLastError());
 }
+
+// One trajectory per thread of a collecting chunk (collect_trajectory.hpp), every thread counting
+// into the chunk's maps.
+template <class V>
+__global__ void __launch_bounds__(kMaxBlockThreads)
+    collect_kernel(const __grid_constant__ ScanSpec spec, std::uint64_t first, std::uint64_t n,
+                   const __grid_constant__ CollectTarget target, TrajectoryResult* out,
+                   std::uint64_t* boundary_counts, std::uint64_t* section_counts) {
+  const std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  CollectSink sink;
+  out[i] = collect_trajectory<V>(spec, first, i, target, sink, boundary_counts, section_counts);
+}
+
+// One output kind of a collecting chunk on the device: the map's bins (zeroed counts), the
+// recorded trajectories' offsets, rows and point counts; download() hands them to `c`.
+class DevicePoints {
+ public:
+  explicit DevicePoints(const PointCollect& c) {
+    target.max_events = c.max_events;
+    target.fields = c.fields;
+    target.n_recorded = c.recorded.size();
+    if (c.map) {
+      target.map = map_.upload(c.map, 1);
+      counts = counts_.zeros(c.map_slots());
+    }
+    target.recorded = recorded_.upload(c.recorded.data(), c.recorded.size());
+    target.rows = rows_.zeros(c.row_values());
+    target.points = points_.zeros(c.recorded.size());
+  }
+  void download(PointCollect& c) const {
+    c.counts.assign(c.map_slots(), 0);
+    counts_.download(c.counts.data(), c.counts.size());
+    c.rows.assign(c.row_values(), 0.0);
+    rows_.download(c.rows.data(), c.rows.size());
+    c.points.assign(c.recorded.size(), 0);
+    points_.download(c.points.data(), c.points.size());
+  }
+  PointTarget target;
+  std::uint64_t* counts = nullptr;  // null: no map
+
+ private:
+  DeviceBuffer<BoundaryMapSpec> map_;
+  DeviceBuffer<std::uint64_t> counts_, recorded_, points_;
+  DeviceBuffer<double> rows_;
+};
 
 // One slot of the engine: a stream, the event that ends its chunk, and device and pinned host
 // buffers of `capacity` trajectories laid out alike: the columns in request order, then the
@@ -219,7 +334,7 @@ class Slot {
       *static_cast<volatile unsigned long long*>(finished_) = 0;
       out.finished = finished_device_;
     }
-    launch(spec, first, n, out, stream_);
+    launch(device_spec(spec, first, n, state_rows_, stream_), first, n, out, stream_);
     for (std::size_t c = 0; c < requests_.size(); ++c) {
       const std::uint64_t offset = reinterpret_cast<char*>(out.columns[c]) - device_;
       copy_back(offset, sizeof(double) * n * static_cast<std::uint64_t>(requests_[c].length));
@@ -281,6 +396,7 @@ class Slot {
   std::vector<const double*> host_columns_ = std::vector<const double*>(kObservableCount);
   ColumnsView view_;
   DoneCounter* done_ = nullptr;
+  DeviceBuffer<double> state_rows_;                // the chunk's rows of a file of states
   unsigned long long* finished_ = nullptr;         // mapped host memory: the kernel's count
   unsigned long long* finished_device_ = nullptr;  // the same, as the device addresses it
 };
@@ -296,6 +412,10 @@ class CudaEngine final : public ChunkEngine {
     slots_.at(static_cast<std::size_t>(slot))->submit(spec_, first, n, done);
   }
   ColumnsView wait(int slot) override { return slots_.at(static_cast<std::size_t>(slot))->wait(); }
+  void collect(const ScanSpec& spec, std::uint64_t first, std::uint64_t n, TrajectoryResult* out,
+               BoundaryCollect& collect, DoneCounter* done) override {
+    run_chunk_collecting(spec, first, n, out, collect, done);
+  }
 
  private:
   ScanSpec spec_;
@@ -326,7 +446,8 @@ const TrajectoryResult* ResultChunks::run(const ScanSpec& spec, std::uint64_t fi
   }
   KernelOutput whole;
   whole.whole = device_;
-  launch(spec, first, count, whole, nullptr);
+  DeviceBuffer<double> rows;
+  launch(device_spec(spec, first, count, rows, nullptr), first, count, whole, nullptr);
   SKIPSTONE_CUDA_TRY(cudaMemcpy(host_, device_, sizeof(TrajectoryResult) * count, cudaMemcpyDeviceToHost));
   return host_;
 }
@@ -336,6 +457,35 @@ void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, T
   ResultChunks chunks;
   const TrajectoryResult* r = chunks.run(spec, first, count);
   std::copy(r, r + count, out);
+  if (done) done->fetch_add(count, std::memory_order_relaxed);
+}
+
+void run_chunk_collecting(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
+                          BoundaryCollect& collect, DoneCounter* done) {
+  if (collect.cells)
+    throw std::invalid_argument("CUDA backend: the observable coverage is counted on the CPU backend only");
+  if (count == 0) return;
+  DevicePoints impacts(collect.boundary), crossings(collect.section);
+  DeviceBuffer<SectionPlane> plane;
+  DeviceBuffer<double> final_states, rows;
+  DeviceBuffer<TrajectoryResult> results;
+  const std::uint64_t state_values = count * static_cast<std::uint64_t>(collect.state_columns);
+  collect.final_states.assign(state_values, std::numeric_limits<double>::quiet_NaN());
+  CollectTarget target{impacts.target, crossings.target, nullptr, collect.state_columns,
+                       final_states.upload(collect.final_states.data(), state_values), collect.free_time};
+  if (collect.plane) target.plane = plane.upload(collect.plane, 1);
+  const ScanSpec on_device = device_spec(spec, first, count, rows, nullptr);
+  visit_variant(spec, [&](auto v) {
+    const int threads = block_threads(collect_kernel<decltype(v)>);
+    collect_kernel<decltype(v)><<<grid_blocks(count, threads), threads>>>(
+        on_device, first, count, target, results.reserve(count), impacts.counts, crossings.counts);
+  });
+  SKIPSTONE_CUDA_TRY(cudaGetLastError());
+  SKIPSTONE_CUDA_TRY(cudaDeviceSynchronize());
+  results.download(out, count);
+  impacts.download(collect.boundary);
+  crossings.download(collect.section);
+  final_states.download(collect.final_states.data(), state_values);
   if (done) done->fetch_add(count, std::memory_order_relaxed);
 }
 

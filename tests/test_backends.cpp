@@ -22,7 +22,9 @@
 #include "backends.hpp"
 #include "chunk_engine.hpp"
 #include "fma_contracted_kernel.hpp"
+#include "executors.hpp"
 #include "scan_runner.hpp"
+#include "state_layout.hpp"
 #include "skipstone/simulate.hpp"
 #include "test_support.hpp"
 
@@ -376,6 +378,101 @@ TEST(Backends, CudaCountsTrajectoriesInsideAChunk) {
   EXPECT_GT(inside, 0) << "the counter only moved when the chunk of " << seconds << " s ended";
   std::printf("CUDA chunk of %llu trajectories: %.3f s, counter seen inside it %d times\n",
               static_cast<unsigned long long>(rc.spec.count), seconds, inside);
+}
+
+
+// A kernel that reads the rows of a file of states from a copy of one chunk's rows
+// (ScanSpec::state_first: how the CUDA backend hands them to the device) starts every trajectory
+// as the whole file does, bit for bit, on the plain and the collecting path.
+TEST(Backends, ChunkRowsOfAStateFileStartLikeTheWholeFile) {
+  RunConfig rc = testing::config_from(json::parse(R"({"system": "cylinder:disc", "parameters": {"R": 1.0, "gamma": 0.6325, "g": 0.5},
+      "initial": {"start": "interior", "x": 0.2, "y": 0.1, "z": 0.0, "vx": 1.0, "vy": 0.3, "vz": 0.4, "wx": 0.1, "wy": 0.0, "wz": 0.0},
+      "stop": {"t_max": 3.0}, "observables": ["status", "events", "z_final"]})"));
+  const std::uint64_t n = 40, first = 13, count = 20;
+  std::vector<double> file(n * 9);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const double a = 0.1 * static_cast<double>(i);
+    const double row[9] = {0.5 * std::cos(a), 0.5 * std::sin(a), 0.0, std::cos(3 * a), std::sin(3 * a), 0.2, 0.1 * a, 0.0, -0.3};
+    std::copy(row, row + 9, file.begin() + static_cast<std::ptrdiff_t>(9 * i));
+  }
+  rc.spec.start = StartKind::state;
+  rc.spec.count = n;
+  rc.spec.state_columns = 9;
+  const StateLayout layout = state_layout(*find_system("cylinder:disc"));
+  for (int c = 0; c < 9; ++c) rc.spec.state_params[c] = layout.params.at(static_cast<std::size_t>(c));
+  rc.spec.state_rows = file.data();
+  rc.spec.state_first = 0;
+  ScanSpec chunk_rows = rc.spec;
+  chunk_rows.state_rows = file.data() + 9 * first;
+  chunk_rows.state_first = first;
+  std::vector<TrajectoryResult> whole(count), part(count);
+  cpu::run_chunk(rc.spec, first, count, whole.data());
+  cpu::run_chunk(chunk_rows, first, count, part.data());
+  BoundaryCollect a, b;
+  a.state_columns = b.state_columns = 9;
+  std::vector<TrajectoryResult> whole_c(count), part_c(count);
+  cpu::run_chunk_collecting(rc.spec, first, count, whole_c.data(), a);
+  cpu::run_chunk_collecting(chunk_rows, first, count, part_c.data(), b);
+  for (std::uint64_t i = 0; i < count; ++i) {
+    EXPECT_EQ(std::memcmp(&whole[i], &part[i], sizeof(TrajectoryResult)), 0) << "trajectory " << first + i;
+    EXPECT_EQ(std::memcmp(&whole_c[i], &part_c[i], sizeof(TrajectoryResult)), 0) << "trajectory " << first + i;
+    EXPECT_GT(whole[i].events, 0u) << "trajectory " << first + i << " never reached the wall";
+  }
+  EXPECT_EQ(a.final_states, b.final_states);
+}
+
+// The collecting path on a GPU (collect_trajectory.hpp, every thread counting into one map in
+// device memory) against the CPU's: a section map with its rows and final_state on cylinder:disc
+// under gravity, and a boundary map with its rows and mean_free_time on the disc, over short
+// runs on which the two backends' rounding stays far below the tolerances. The counts of a map
+// are integers, equal but for points within rounding of a bin edge.
+TEST(Backends, CudaCollectsLikeTheCpu) {
+  std::string why;
+  if (!cuda::available(&why)) GTEST_SKIP() << "CUDA backend not usable here: " << why;
+  constexpr double kRowTolerance = 1e-9;  // t and coordinates of a recorded point, final states, mean free time
+  constexpr double kCountShare = 1e-3;    // share of the points that may change bin at an edge
+  const std::vector<json> configs = {
+      json::parse(R"({"system": "cylinder:disc", "parameters": {"R": 1.0, "gamma": 0.6325, "g": 0.5},
+        "initial": {"start": "interior", "x": 0.2, "y": 0.1, "vx": 1.0, "vy": 0.3, "vz": 0.4, "wx": 0.1},
+        "scan": {"type": "grid", "axes": [{"param": "wz", "min": -1.0, "max": 1.0, "n": 64}, {"param": "z", "min": -0.3, "max": 0.3, "n": 64}]},
+        "stop": {"t_max": 6.0}, "observables": ["status", "events", "final_state"],
+        "outputs": {"section": {"normal": [0, 0, 1], "offset": -0.5, "direction": "both", "coords": ["x", "y", "uz"]},
+                    "section_map": {"bins": [16, 16, 6], "ranges": [[-1, 1], [-1, 1], [-1.5, 1.5]]},
+                    "section_events": {"every": 7, "max_events_per_trajectory": 50}}})"),
+      json::parse(R"({"system": "disc", "parameters": {"R": 1.0, "gamma": 0.8},
+        "initial": {"start": "boundary", "boundary_s": 0.3, "speed": 1.0},
+        "scan": {"type": "grid", "axes": [{"param": "angle", "min": -1.4, "max": 1.3, "n": 64}, {"param": "spin", "min": -0.7, "max": 0.9, "n": 64}]},
+        "stop": {"max_events": 40}, "observables": ["status", "events", "mean_free_time"],
+        "outputs": {"boundary_map": {"coords": ["s", "p", "spin"], "bins": [16, 8, 4], "ranges": [[0, 1], [-1, 1], [-2, 2]]},
+                    "boundary_events": {"every": 5, "max_events_per_trajectory": 40}}})")};
+  for (const json& j : configs) {
+    const RunConfig rc = testing::config_from(j);
+    const TrajectoryRange all{0, rc.spec.count};
+    const std::unique_ptr<ChunkEngine> gpu = make_engine(Executor{Backend::cuda, cuda::current_device()}, rc);
+    const std::unique_ptr<ChunkEngine> cpu = make_engine(Executor{Backend::cpu, -1}, rc);
+    const RangeResult a = integrate_chunk(*cpu, rc, all), b = integrate_chunk(*gpu, rc, all);
+    for (auto member : {&RangeResult::boundary_points, &RangeResult::section_points}) {
+      const PointResult &pa = a.*member, &pb = b.*member;
+      ASSERT_EQ(pa.counts.size(), pb.counts.size()) << j["system"];
+      std::uint64_t total = 0, moved = 0;
+      for (std::size_t k = 0; k < pa.counts.size(); ++k) {
+        total += pa.counts[k];
+        moved += pa.counts[k] > pb.counts[k] ? pa.counts[k] - pb.counts[k] : pb.counts[k] - pa.counts[k];
+      }
+      EXPECT_LE(static_cast<double>(moved), kCountShare * static_cast<double>(total)) << j["system"] << ": of " << total;
+      ASSERT_EQ(pa.events.size(), pb.events.size()) << j["system"];
+      for (std::size_t k = 0; k < pa.events.size(); ++k)
+        EXPECT_NEAR(pa.events[k], pb.events[k], kRowTolerance * (1.0 + std::abs(pa.events[k]))) << j["system"] << " row value " << k;
+    }
+    for (const auto& [name, va] : a.values) {
+      const std::vector<double>& vb = b.values.at(name);
+      ASSERT_EQ(va.size(), vb.size()) << name;
+      for (std::size_t k = 0; k < va.size(); ++k) {
+        if (std::isnan(va[k]) && std::isnan(vb[k])) continue;
+        EXPECT_NEAR(va[k], vb[k], kRowTolerance * (1.0 + std::abs(va[k]))) << j["system"] << " " << name << "[" << k << "]";
+      }
+    }
+  }
 }
 
 }  // namespace

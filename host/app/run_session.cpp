@@ -20,7 +20,7 @@ namespace {
 
 // The backend of this process. Under MPI the CPU threads default to the node's cores divided
 // among its ranks, and a rank that may use CUDA takes GPU (node-local rank mod GPUs).
-// The boundary outputs, final_state and a state file run on the CPU only: "auto" is then the CPU.
+// The observable coverage runs on the CPU only: "auto" is then the CPU.
 BackendChoice choose_run_backend(const RunRequest& r, const RunConfig& rc, const MpiJob& job) {
   std::string name = r.backend;
   if (const std::string why = cpu_only_reason(rc); !why.empty()) {

@@ -18,12 +18,10 @@ namespace skipstone {
 constexpr std::uint64_t kDefaultBoundaryEvents = 1000;
 constexpr std::uint64_t kMaxBoundaryEventBytes = std::uint64_t(4) << 30;
 
-constexpr const char* kBoundaryCpuOnly =
-    "outputs.boundary_map, outputs.boundary_events and the observables mean_free_time and coverage are computed "
-    "on the CPU backend only (for now); allowed: --backend cpu or auto";
-constexpr const char* kSectionCpuOnly =
-    "outputs.section_map and outputs.section_events are computed on the CPU backend only (for now); "
-    "allowed: --backend cpu or auto";
+// Why a run with the observable coverage runs on the CPU backend: each CPU thread stamps the
+// cells its trajectories visit in an array of its own, which a GPU's threads cannot each have.
+constexpr const char* kCoverageCpuOnly =
+    "the observable coverage (outputs.coverage) is computed on the CPU backend only; allowed: --backend cpu or auto";
 
 struct BoundaryOutputs {
   bool map = false;

@@ -55,10 +55,7 @@ bool collects(const RunConfig& rc) {
 }
 
 std::string cpu_only_reason(const RunConfig& rc) {
-  if (rc.boundary.any()) return kBoundaryCpuOnly;
-  if (rc.section.any()) return kSectionCpuOnly;
-  if (collects(rc)) return "the observable final_state is computed on the CPU backend only (for now); allowed: --backend cpu or auto";
-  if (rc.state_rows) return "initial.start \"state_file\" runs on the CPU backend only (for now); allowed: --backend cpu or auto";
+  if (rc.boundary.coverage) return kCoverageCpuOnly;
   return "";
 }
 

@@ -71,7 +71,7 @@ inline std::size_t point_event_columns(const RunConfig& rc, const BoundaryOutput
 // observable final_state.
 bool collects(const RunConfig& rc);
 // Why the run needs the CPU backend, as a message naming the option ("" when it does not): the
-// collecting path, or the start "state_file" (its rows are in host memory).
+// observable coverage.
 std::string cpu_only_reason(const RunConfig& rc);
 
 RunConfig parse_config(const nlohmann::json& j);

@@ -57,9 +57,9 @@ void bind_to_device(const Executor& e) {
 namespace {
 
 // A chunk whose events feed the boundary or section outputs, final_state or the observables
-// mean_free_time / coverage: the CPU backend's collecting kernel, one trajectory per iteration,
-// with the whole TrajectoryResult of each.
-RangeResult integrate_collecting(const RunConfig& rc, TrajectoryRange chunk, DoneCounter* done) {
+// mean_free_time / coverage: the engine's collecting kernel, with the whole TrajectoryResult of
+// each trajectory.
+RangeResult integrate_collecting(ChunkEngine& engine, const RunConfig& rc, TrajectoryRange chunk, DoneCounter* done) {
   std::vector<TrajectoryResult> buf(static_cast<std::size_t>(chunk.size()));
   BoundaryCollect collect;
   for (auto [c, b] : {std::pair<PointCollect*, const BoundaryOutputs*>{&collect.boundary, &rc.boundary}, {&collect.section, &rc.section}}) {
@@ -72,7 +72,7 @@ RangeResult integrate_collecting(const RunConfig& rc, TrajectoryRange chunk, Don
   if (std::find(rc.observables.begin(), rc.observables.end(), "final_state") != rc.observables.end()) collect.state_columns = static_cast<int>(rc.state.columns.size());
   collect.free_time = rc.boundary.free_time;
   collect.cells = rc.boundary.coverage ? &rc.boundary.cells : nullptr;
-  cpu::run_chunk_collecting(rc.spec, chunk.first, chunk.size(), buf.data(), collect, done);
+  engine.collect(rc.spec, chunk.first, chunk.size(), buf.data(), collect, done);
   RangeResult part = reduce_chunk(rc, chunk.first, buf.data(), chunk.size());
   add_point_outputs(part.boundary_points, part, rc, rc.boundary, std::move(collect.boundary.counts), collect.boundary.recorded,
                     collect.boundary.rows, collect.boundary.points);
@@ -96,7 +96,7 @@ RangeResult integrate_chunk(ChunkEngine& engine, const RunConfig& rc, Trajectory
     engine.submit(0, chunk.first, chunk.size(), done);
     part = reduce_columns(rc, chunk.first, engine.wait(0));
   } else {
-    part = integrate_collecting(rc, chunk, done);
+    part = integrate_collecting(engine, rc, chunk, done);
   }
   part.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return part;

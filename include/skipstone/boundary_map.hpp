@@ -77,6 +77,16 @@ SKIPSTONE_HD SKIPSTONE_INLINE void report_impact(Sink& sink, const Table& table,
   }
 }
 
+// One more point in a count of a map: on the CPU each thread counts into a map of its own, on a
+// GPU every thread of a chunk counts into the one map, atomically.
+SKIPSTONE_HD SKIPSTONE_INLINE void count_point(std::uint64_t* count) {
+#ifdef __CUDA_ARCH__
+  atomicAdd(reinterpret_cast<unsigned long long*>(count), 1ull);
+#else
+  ++*count;
+#endif
+}
+
 // Bins points (impacts, section crossings) into `counts` (boundary_bin_count + 1 entries, null:
 // no map) and records the first `capacity` into `rows` (`fields` each: point number counted from
 // 1, t, then fields - 2 coordinates; null: none); `points` counts them all.
@@ -89,7 +99,7 @@ struct PointRecorder {
   std::uint64_t points = 0;
 
   SKIPSTONE_HD void record(double t, const double* c) {
-    if (counts) ++counts[boundary_bin(*map, c)];
+    if (counts) count_point(counts + boundary_bin(*map, c));
     if (rows && points < capacity) {
       double* row = rows + static_cast<std::uint64_t>(fields) * points;
       row[0] = static_cast<double>(points + 1);
@@ -113,7 +123,7 @@ struct BoundarySink {
   std::uint64_t stamp = 0, visited = 0;
 
   // The mean of the flight times between consecutive impacts; NaN below two impacts.
-  double mean_free_time() const {
+  SKIPSTONE_HD double mean_free_time() const {
     return impacts.points >= 2 ? (t_last - t_first) / static_cast<double>(impacts.points - 1) : NAN;
   }
   // The fraction of the cells visited.

@@ -33,7 +33,7 @@ SKIPSTONE_HD SKIPSTONE_INLINE ScanPoint scan_point(const ScanSpec& spec, std::ui
   }
   if (spec.state_rows)
     for (int c = 0; c < spec.state_columns; ++c)
-      pt.p[spec.state_params[c]] = spec.state_rows[index * static_cast<std::uint64_t>(spec.state_columns) + c];
+      pt.p[spec.state_params[c]] = spec.state_rows[(index - spec.state_first) * static_cast<std::uint64_t>(spec.state_columns) + c];
   return pt;
 }
 

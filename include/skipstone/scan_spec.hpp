@@ -130,9 +130,11 @@ struct ScanSpec {
   std::int32_t lyapunov_vectors;  // tangent vectors of the Lyapunov observables: 0 (none asked), 1 or 5
   HoleSet holes;                  // stop.holes of the 2D no-slip tables (n = 0: a closed table)
   bool impulse_ratios;            // the no-slip impacts' impulse ratios are asked for
-  // StartKind::state: row i of `state_rows` (state_columns values, host memory: the CPU backend
-  // only) gives trajectory i's parameters state_params[0 .. state_columns); null otherwise.
+  // StartKind::state: row i - state_first of `state_rows` (state_columns values, in memory the
+  // kernel reaches: the whole file on the CPU, a chunk's rows copied to the device on CUDA) gives
+  // trajectory i's parameters state_params[0 .. state_columns); null otherwise.
   const double* state_rows;
+  std::uint64_t state_first;
   std::int32_t state_columns;
   std::int32_t state_params[kMaxStateColumns];
 };
