@@ -35,11 +35,12 @@ json rubber_config(const json& params, const json& initial, double t_max) {
 struct LastState {
   double t = 0.0;
   double y[kRubberN] = {};
-  std::uint64_t steps = 0;
+  std::uint64_t steps = 0, crossings = 0;  // accepted steps and sign changes of gamma_3 between them
   template <class V, class S>
   void on_event(double, V, const S&, V) {}
   template <class T>
   void on_step(T time, const T* s) {
+    if (steps > 0 && (y[5] < 0.0) != (s[5] < 0.0)) ++crossings;
     t = time;
     for (int i = 0; i < kRubberN; ++i) y[i] = s[i];
     ++steps;
@@ -71,7 +72,8 @@ TEST(RubberSphere, InvariantsHoldOverLongRuns) {
     EXPECT_LT(r.gamma_drift, kInvariantDrift) << "b " << b;
     EXPECT_LT(r.twist_max, kInvariantDrift) << "b " << b;
     EXPECT_LT(r.energy_error, kInvariantDrift) << "b " << b;
-    EXPECT_EQ(r.events + 1, last.steps);  // every accepted step, and the start
+    EXPECT_EQ(r.events, last.crossings);  // events: the contact's crossings of the body's equator
+    EXPECT_GT(r.events, 100u);
   }
 }
 
@@ -221,6 +223,19 @@ TEST(RubberSphere, AgreesWithAnIndependentIntegration) {
     ASSERT_EQ(r.status, Status::finished);
     for (int i = 0; i < 6; ++i) EXPECT_NEAR(last.y[i], c.y[i], kReference) << "b " << c.b << " component " << i;
   }
+}
+
+// stop.max_events ends the run at the step in which the contact crosses the equator for the
+// max_events-th time: gamma_3 has just changed sign.
+TEST(RubberSphere, MaxEventsCountsEquatorCrossings) {
+  json cfg = rubber_config({{"a", 1.0}, {"b", 0.5}}, {{"theta", 0.4}, {"wx", 1.0}, {"wy", 0.5}}, 1e3);
+  cfg["stop"]["max_events"] = 7;
+  LastState last;
+  const TrajectoryResult r = run(cfg, &last);
+  ASSERT_EQ(r.status, Status::finished);
+  EXPECT_EQ(r.events, 7u);
+  EXPECT_EQ(last.crossings, 7u);
+  EXPECT_LT(r.t_end, 1e3);
 }
 
 TEST(RubberSphere, MasksAStartWithoutRolling) {

@@ -33,8 +33,12 @@
 // with m' = gamma_3 (the time integral behind gamma3_mean), error-controlled by
 // options.rtol/atol, the last step shortened to end at t_max. Nothing is projected: the drifts
 // of |gamma| and Omega . gamma are reported as observables (gamma_drift, twist_max), the
-// largest relative drift of H as energy_error. events = accepted steps (stop.max_events bounds
-// them), steps = steps tried (options.max_steps bounds them).
+// largest relative drift of H as energy_error. events = crossings of the contact over the
+// body's equator (sign changes of gamma_3 from one accepted step to the next), a count that does
+// not depend on where the integrator steps: a step is at most 1/(|kappa| |Omega|max) long, so
+// gamma turns by at most one radian in it (|Omega|max^2 = 2H / min Atilde), and only a grazing
+// double crossing inside one step is missed. stop.max_events ends the run at the step in which
+// the count reaches it; steps = steps tried (options.max_steps bounds them).
 //
 // Start "body": gamma0 = (sin theta cos phi, sin theta sin phi, cos theta) from `theta`, `phi`;
 // Omega0 = (wx, wy, wz) projected onto the plane orthogonal to gamma0 (the component along
@@ -124,18 +128,21 @@ SKIPSTONE_HD TrajectoryResult simulate_rubber_sphere(const ScanSpec& spec, const
   if (!rubber_sphere_start(pt, sys, y)) return masked_result();
   const double e0 = sys.energy2(y);
   const double w0 = sqrt(y[0] * y[0] + y[1] * y[1] + y[2] * y[2]);
-  double t = 0.0, h = 0.5 / w0, energy_error = 0.0, twist = 0.0, drift = 0.0;
-  std::uint64_t accepted = 0, tried = 0;
+  double at_min = sys.at[0] < sys.at[1] ? sys.at[0] : sys.at[1];
+  at_min = at_min < sys.at[2] ? at_min : sys.at[2];
+  const double h_max = 1.0 / (fabs(sys.kappa) * sqrt(e0 / at_min));
+  double t = 0.0, h = 0.5 * h_max, energy_error = 0.0, twist = 0.0, drift = 0.0;
+  std::uint64_t crossings = 0, tried = 0;
   Status status = Status::finished;
   sink.on_step(t, y);
-  while (t < spec.t_max && accepted < spec.max_events) {
+  while (t < spec.t_max && crossings < spec.max_events) {
     if (tried >= spec.max_steps) {
       status = Status::integrator_failure;
       break;
     }
     const double rest = spec.t_max - t;
     const bool last = h >= rest;
-    const double hh = last ? rest : h;
+    const double hh = last ? rest : h;  // h <= h_max
     const double err = gbs_step<kRubberN, kRubberDepth>(sys, y, hh, y_new, spec.rtol, spec.atol);
     ++tried;
     const double grow = gbs_step_factor<kRubberDepth>(err);
@@ -147,10 +154,11 @@ SKIPSTONE_HD TrajectoryResult simulate_rubber_sphere(const ScanSpec& spec, const
       }
       continue;
     }
+    if ((y[5] < 0.0) != (y_new[5] < 0.0)) ++crossings;
     for (int i = 0; i < kRubberN; ++i) y[i] = y_new[i];
     t = last ? spec.t_max : t + hh;
-    ++accepted;
     if (!last || hh * grow > h) h = hh * grow;  // a shortened last step does not shrink h
+    h = h < h_max ? h : h_max;
     sink.on_step(t, y);
     const double e = fabs(sys.energy2(y) - e0) / e0;
     energy_error = e > energy_error ? e : energy_error;
@@ -168,7 +176,7 @@ SKIPSTONE_HD TrajectoryResult simulate_rubber_sphere(const ScanSpec& spec, const
   }
   TrajectoryResult res = empty_result();
   res.status = status;
-  res.events = accepted;
+  res.events = crossings;
   res.steps = tried;
   res.t_end = t;
   res.energy_error = energy_error;
