@@ -20,7 +20,7 @@
 // and lambda is fixed by the no-twist constraint. Since Omega . gamma' = kappa Omega . (gamma x
 // Omega) = 0 identically, d/dt (Omega . gamma) = gamma . Omega', so
 //     lambda = -(gamma, Atilde^-1 ((Atilde Omega) x Omega)) / (gamma, Atilde^-1 gamma):
-// the closure as proposed keeps Omega . gamma constant exactly (for any value, not only 0) and
+// this closure keeps Omega . gamma constant exactly (for any value, not only 0) and
 // needs no correction for gamma'. |gamma| is constant too (gamma' is orthogonal to gamma), and
 // H = 1/2 (Atilde Omega, Omega) has H' = lambda (gamma . Omega) = 0 on the constraint. The
 // field has divergence -(Omega, Atilde^-1 gamma x gamma) / D with D = (gamma, Atilde^-1 gamma),
