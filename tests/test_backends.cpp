@@ -60,7 +60,7 @@ struct Observable {
 const Observable kTEnd{"t_end", &TrajectoryResult::t_end}, kRhoEven{"rho_even", &TrajectoryResult::rho_even},
     kRhoOdd{"rho_odd", &TrajectoryResult::rho_odd}, kZFinal{"z_final", &TrajectoryResult::z_final},
     kZDrift{"z_drift", &TrajectoryResult::z_drift}, kExitTime{"exit_time", &TrajectoryResult::exit_time},
-    kExitArc{"exit_arc", &TrajectoryResult::exit_arc};
+    kExitArc{"exit_arc", &TrajectoryResult::exit_arc}, kGamma3Mean{"gamma3_mean", &TrajectoryResult::gamma3_mean};
 
 // A config of the backend tests, and what another backend must reproduce of it (beside status
 // and event count) and how closely.
@@ -103,6 +103,11 @@ std::vector<BackendCase> mixed_cases() {
                    "axes": [{"param": "v1", "min": -2, "max": 2}, {"param": "spin", "min": -1, "max": 1}]},
           "stop": {"max_events": 50, "t_max": 30.0}})",
        {{kTEnd, kZFinal, kZDrift}, kCudaAgreement}},
+      {R"({"system": "rubber:sphere", "parameters": {"a": 1.0, "I1": 1.0, "I2": 1.5, "I3": 2.0, "mu": 0.5},
+          "scan": {"type": "grid", "axes": [{"param": "b", "min": -2.6, "max": 2.5, "n": 30},
+                                            {"param": "theta", "min": 0.1, "max": 3.0, "n": 30}]},
+          "stop": {"t_max": 20.0}})",
+       {{kTEnd, kGamma3Mean}, kCudaAgreement}},
       {R"({"system": "roll4:disc-transversal", "parameters": {"eta": 0.5, "r": 1.0},
           "scan": {"type": "grid", "axes": [{"param": "v2", "min": -1, "max": 1, "n": 70},
                                             {"param": "S12", "min": -1, "max": 1, "n": 70}]},

@@ -203,6 +203,10 @@ std::vector<Workload> workloads(const WorkloadSizes& z) {
                   {{"a", 2.0}, {"b", 1.0}}),
       {"roll3_stadium_rim_map", "roll3:stadium rim_entry exit map, 8 wall points x v2 x S12",
        roll3_stadium_rim_map_config(z.roll3_map_n), map_rates, {}, nullptr, {}, true, "figure18"},
+      {"rubber_sphere", "rubber:sphere, b in [0.5, 3] x theta, GBS to t_max",
+       rubber_sphere_config(z.roll4_count, z.roll4_t_max),
+       {{"steps", "steps/s", &EnsembleTotals::steps}, {"trajectories", "trajectories/s", &EnsembleTotals::trajectories}},
+       {}, nullptr, {}, false, ""},
   };
 }
 

@@ -130,4 +130,16 @@ json roll3_stadium_rim_map_config(std::uint64_t n) {
           {"stop", {{"t_max", 200.0}}}};
 }
 
+json rubber_sphere_config(std::uint64_t count, double t_max) {
+  return {{"system", "rubber:sphere"},
+          {"parameters", {{"a", 1.0}, {"I1", 1.0}, {"I2", 1.5}, {"I3", 2.0}, {"mu", 1.0}}},
+          {"initial", {{"start", "body"}, {"phi", 0.5}, {"wx", 1.0}, {"wy", 0.0}, {"wz", 0.0}}},
+          {"scan",
+           {{"type", "random"},
+            {"count", count},
+            {"seed", 5},
+            {"axes", {{{"param", "theta"}, {"min", 0.1}, {"max", 3.0}}, {{"param", "b"}, {"min", 0.5}, {"max", 3.0}}}}}},
+          {"stop", {{"t_max", t_max}}}};
+}
+
 }  // namespace skipstone::bench

@@ -2,7 +2,8 @@
 // (resolved by parse_config like any user config), with their sizes for the CPU, for a GPU
 // and for --quick, and the flop counts of one no-slip disc impact and of one Figure-18 GBS step.
 // The rolling-table workloads (roll4:stadium, roll4:ellipse, roll3:stadium, roll3:ellipse) take
-// roll4:disc's sizes, so that their rates compare with its own in the same run.
+// roll4:disc's sizes, so that their rates compare with its own in the same run; so does
+// rubber:sphere.
 #pragma once
 #include <cstdint>
 
@@ -53,6 +54,9 @@ nlohmann::json roll3_table_gravity_config(const char* system, const nlohmann::js
 // t_max 200): a grid of 8 entry points boundary_s in [0, 0.875] (caps and straight parts) x
 // n x n over (v2, S12) in [-1, 1]^2; points off the energy sphere are masked.
 nlohmann::json roll3_stadium_rim_map_config(std::uint64_t n);
+// rubber:sphere (a 1, I 1, 1.5, 2, mu 1, Omega0 = e1 projected): random theta in [0.1, 3] and
+// ball radius b in [0.5, 3] (outside the fixed sphere), GBS to t_max.
+nlohmann::json rubber_sphere_config(std::uint64_t count, double t_max);
 
 // Double-precision operations of one no-slip disc impact from the wall (straight flight, the
 // state after impact 1), counted by hand in noslip_trajectory.hpp, tables/disc.hpp,

@@ -40,6 +40,9 @@ const std::vector<ObservableInfo>& catalogue() {
       {"hole", O::float64, "index in stop.holes of the hole it left through, -1 none; NaN where masked or failed", I::hole},
       {"mean_free_time", O::float64, "mean flight time between consecutive impacts: (t of the last impact - t of the first) / (impacts - 1)", I::mean_free_time},
       {"coverage", O::float64, "fraction of the cells of outputs.coverage (boundary coordinates s, p) that its impacts visited", I::coverage},
+      {"gamma_drift", O::float64, "largest ||gamma| - 1| over the run: drift of the unit contact normal (body frame)", I::gamma_drift},
+      {"twist_max", O::float64, "largest |Omega . gamma| / |Omega0| over the run: drift off the no-twist constraint", I::twist_max},
+      {"gamma3_mean", O::float64, "time mean of gamma_3: where on the ball (along body axis 3) the contact lies on average", I::gamma3_mean},
   };
   return c;
 }

@@ -100,11 +100,12 @@ void read_rules(JsonReader& rd, const std::vector<ParamRule>& rules, const char*
 
 void read_parameters(JsonReader& params, RunConfig& rc) {
   const SystemSchema& sys = rc.system;
-  std::vector<std::string> keys = {"gamma", "eta", "beta"};
+  std::vector<std::string> keys;
+  if (sys.moment) keys = {"gamma", "eta", "beta"};
   for (const auto& r : sys.parameters) keys.push_back(r.name);
   if (sys.traits.table == TableKind::polygon) keys.push_back("vertices");
   params.only(keys);
-  read_moment(params, rc);
+  if (sys.moment) read_moment(params, rc);
   read_rules(params, sys.parameters, "parameters", rc);
   if (find_rule(sys.parameters, "g_effective")) read_gravity(params, rc);
   if (sys.traits.table == TableKind::polygon) read_polygon(params, rc);

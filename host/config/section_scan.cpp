@@ -55,7 +55,7 @@ void resolve_axes(RunConfig& rc, const StartSchema& start) {
     as.min = a.min;
     as.max = a.max;
     as.n = a.n;
-    if (is_moment(a.name)) {
+    if (sys.moment && is_moment(a.name)) {
       as.param = P_MOMENT;
       if (!moment_ok(spec.moment, a.min))
         throw ConfigError(path + ".min", "value " + number_text(a.min) + " is out of range for " + a.name + "; allowed: " + moment_allowed(spec.moment));
@@ -66,8 +66,8 @@ void resolve_axes(RunConfig& rc, const StartSchema& start) {
     const ParamRule* r = find_rule(sys.parameters, a.name);
     if (!r) r = find_rule(start.keys, a.name);
     if (!r) {
-      std::string allowed = "gamma|eta|beta";
-      for (const auto& x : sys.parameters) allowed += ", " + x.name;
+      std::string allowed = sys.moment ? "gamma|eta|beta" : "";
+      for (const auto& x : sys.parameters) allowed += (allowed.empty() ? "" : ", ") + x.name;
       for (const auto& x : start.keys) allowed += ", " + x.name;
       throw ConfigError(path + ".param", "value " + show(a.name) + " is not a scannable parameter of system " + sys.name +
                                              " with start " + show(rc.start) + "; allowed: " + allowed);

@@ -48,7 +48,8 @@ std::vector<std::string> observable_names(std::uint32_t groups) {
       {kObsLyapunovSpectrum, {"lyapunov_spectrum"}},
       {kObsEscape, {"escape_time", "hole", "mean_free_time", "coverage"}},
       {kObsState, {"final_state"}},
-      {kObsImpulse, {"impulse_ratio_max", "impulse_ratio_mean"}}};
+      {kObsImpulse, {"impulse_ratio_max", "impulse_ratio_mean"}},
+      {kObsRubber, {"gamma_drift", "twist_max", "gamma3_mean"}}};
   std::vector<std::string> names;
   for (const auto& [group, of_group] : named)
     if (groups & group) names.insert(names.end(), of_group.begin(), of_group.end());
@@ -268,6 +269,27 @@ SystemSchema model_schema(const std::string& name, const SystemTraits* traits) {
                      rule("spin", P_SPIN, 0.0, any, "any number (s = eta r omega . e_rho, spin about the wall normal)")}}}};
       s.default_start = "wall";
       return s;
+    case ModelKind::rubber_sphere:
+      // the rubber Chaplygin ball over a fixed sphere (include/skipstone/rolling/rubber_sphere.hpp)
+      s.moment = false;
+      s.parameters = {
+          rule("a", P_A, 1.0, positive, "> 0 (radius of the fixed sphere)"),
+          rule("b", P_B, 1.0, nonzero,
+               "!= 0 and != -a (radius of the ball: > 0 outside the fixed sphere, in (-a, 0) inside it, < -a around "
+               "it)"),
+          rule("I1", P_I1, 1.0, positive, "> 0, and each moment <= the sum of the other two (principal moments)"),
+          rule("I2", P_I2, 1.5, positive, "> 0, and each moment <= the sum of the other two"),
+          rule("I3", P_I3, 2.0, positive, "> 0, and each moment <= the sum of the other two"),
+          rule("mu", P_MU, 1.0, positive, "> 0 (mass of the ball)")};
+      s.starts = {{"body",
+                   {StartKind::interior,
+                    {rule("theta", P_THETA, 1.0, any, "any number (polar angle of gamma0 from body axis 3, radians)"),
+                     rule("phi", P_PHI, 0.5, any, "any number (azimuth of gamma0 about body axis 3, radians)"),
+                     rule("wx", P_WX, 1.0, any, "any number (Omega0 in the body frame; its component along gamma0 is "
+                                                "dropped)"),
+                     rule("wy", P_WY, 0.0, any, "any number"), rule("wz", P_WZ, 0.0, any, "any number")}}}};
+      s.default_start = "body";
+      return s;
     case ModelKind::noslip_sphere:
       s.parameters = {rule("R", P_R, 1.0, positive, "> 0"), r_noslip, g};
       s.starts = {{"interior", interior3()}};
@@ -307,6 +329,19 @@ std::optional<CrossError> check_cross_constraints(const SystemSchema& s, StartKi
   if (s.traits.model == ModelKind::roll_inside_cylinder && !(p[P_BALL_R] < p[P_R]))
     return CrossError{"r", "the ball must fit inside the cylinder: r < R (got r " + std::to_string(p[P_BALL_R]) +
                                ", R " + std::to_string(p[P_R]) + ")"};
+  if (s.traits.model == ModelKind::rubber_sphere) {
+    if (p[P_B] == -p[P_A])
+      return CrossError{"b", "b = -a would make the ball the fixed sphere itself (kappa = a/(a+b) is infinite); "
+                             "allowed: b != 0 and b != -a (got b " + std::to_string(p[P_B]) + ", a " +
+                                 std::to_string(p[P_A]) + ")"};
+    const Param moments[3] = {P_I1, P_I2, P_I3};
+    for (int i = 0; i < 3; ++i)
+      if (p[moments[i]] > p[moments[(i + 1) % 3]] + p[moments[(i + 2) % 3]])
+        return CrossError{param_name(moments[i]), "principal moments of a rigid body satisfy the triangle "
+                                                  "inequalities: each <= the sum of the other two (got I1 " +
+                                                      std::to_string(p[P_I1]) + ", I2 " + std::to_string(p[P_I2]) +
+                                                      ", I3 " + std::to_string(p[P_I3]) + ")"};
+  }
   if (s.traits.table == TableKind::sinai) {
     if (!(p[P_RADIUS] < 0.5 * p[P_SIDE]))
       return CrossError{"radius", "scatterer radius must be < side/2 (got radius " + std::to_string(p[P_RADIUS]) +

@@ -32,6 +32,7 @@ struct SystemSchema {
   std::string name;
   SystemTraits traits;  // model, table, float kernel, ... (skipstone/system_traits.hpp)
   std::vector<ParamRule> parameters;  // besides gamma/eta/beta
+  bool moment = true;  // takes the ball's moment of inertia as gamma, eta or beta (not rubber:sphere: I1, I2, I3)
   std::map<std::string, StartSchema> starts;
   std::string default_start;
   std::vector<std::string> observables;          // the groups of traits.observables, named

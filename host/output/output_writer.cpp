@@ -185,7 +185,7 @@ json run_metadata(const RunConfig& rc, const ScanResult& res, const BackendChoic
                                    {"at_max", moment_json(rc.spec.moment, a.max)}};
     }
   }
-  if (!moment_scanned) meta["moment_of_inertia"] = moment_json(rc.spec.moment, rc.spec.params[P_MOMENT]);
+  if (!moment_scanned && rc.system.moment) meta["moment_of_inertia"] = moment_json(rc.spec.moment, rc.spec.params[P_MOMENT]);
   meta["backend"] = backend.backend == Backend::cuda ? "cuda" : "cpu";
   meta["device"] = backend.description;
   meta["trajectories"] = rc.spec.count;

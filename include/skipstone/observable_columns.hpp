@@ -17,9 +17,10 @@ enum class ObservableId : std::int32_t {
   status, events, t_end, energy_error, z_min, z_max, z_final, z_drift, bounded, rho_even, rho_odd, caustic_gap,
   annulus_axis, annulus_width, exit_time, exit_arc, exit_side, lyapunov, lyapunov_per_event, lyapunov_spectrum,
   final_state,  // not in a TrajectoryResult: the CPU collecting path writes it from the last event
-  impulse_ratio_max, impulse_ratio_mean, escape_time, hole, mean_free_time, coverage,
+  impulse_ratio_max, impulse_ratio_mean, escape_time, hole, mean_free_time, coverage, gamma_drift, twist_max,
+  gamma3_mean,
 };
-constexpr int kObservableCount = static_cast<int>(ObservableId::coverage) + 1;
+constexpr int kObservableCount = static_cast<int>(ObservableId::gamma3_mean) + 1;
 
 // Value k (0 for a scalar) that observable `id` stores for trajectory result r.
 SKIPSTONE_HD SKIPSTONE_INLINE double observable_value(ObservableId id, const TrajectoryResult& r, int k) {
@@ -53,6 +54,9 @@ SKIPSTONE_HD SKIPSTONE_INLINE double observable_value(ObservableId id, const Tra
     case ObservableId::hole: return ok ? r.hole : nan;
     case ObservableId::mean_free_time: return ok ? r.mean_free_time : nan;
     case ObservableId::coverage: return ok ? r.coverage : nan;
+    case ObservableId::gamma_drift: return ok ? r.gamma_drift : nan;
+    case ObservableId::twist_max: return ok ? r.twist_max : nan;
+    case ObservableId::gamma3_mean: return ok ? r.gamma3_mean : nan;
   }
   return nan;
 }

@@ -34,6 +34,8 @@ struct TrajectoryResult {
   double hole;         // the index in stop.holes of the hole it left through, -1 none
   double mean_free_time;  // (t of the last impact - t of the first) / (impacts - 1), NaN below 2 impacts
   double coverage;        // fraction of the cells of outputs.coverage its impacts visited
+  // rubber:sphere: largest ||gamma| - 1|, largest |Omega . gamma| / |Omega0|, time mean of gamma_3
+  double gamma_drift, twist_max, gamma3_mean;
 };
 SKIPSTONE_HD SKIPSTONE_INLINE TrajectoryResult empty_result() {
   const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -56,6 +58,7 @@ SKIPSTONE_HD SKIPSTONE_INLINE TrajectoryResult empty_result() {
   r.escape_time = nan;
   r.hole = -1.0;
   r.mean_free_time = r.coverage = nan;
+  r.gamma_drift = r.twist_max = r.gamma3_mean = nan;
   return r;
 }
 

@@ -22,6 +22,7 @@ enum class ModelKind : std::int32_t {
   roll_disc = 7,          // roll4:disc, 4D ball on a solid circular cylinder (Sections 5.1-5.5)
   roll3_table = 8,        // roll3:<table>, 3D ball on the plate of a 2D table and over its edge
   roll4_table = 9,        // roll4:<table>, 4D ball on the solid cylinder over a 2D table
+  rubber_sphere = 10,     // rubber:sphere, rubber Chaplygin ball rolling over a fixed sphere
 };
 
 enum class TableKind : std::int32_t { disc = 0, strip, stadium, rectangle, polygon, ellipse, sinai, none };
@@ -77,7 +78,13 @@ enum class MomentForm : std::int32_t { gamma = 0, eta = 1, beta = 2 };
   X(P_X1, "x1")                  /* rolling plate start: position x1 on the + sheet */               \
   X(P_G_EFF, "g_effective")      /* effective gravity of a rolling ball, g / (1 + gamma^2) */        \
   X(P_X2, "x2")                  /* rolling plate start: position x2 (roll4:disc) */                 \
-  X(P_SIGMA, "sigma")            /* roll3:strip, roll4:planes state: arc length on the stadium */
+  X(P_SIGMA, "sigma")            /* roll3:strip, roll4:planes state: arc length on the stadium */     \
+  X(P_I1, "I1")                  /* rubber:sphere: principal moments of inertia about the centre */  \
+  X(P_I2, "I2")                                                                                      \
+  X(P_I3, "I3")                                                                                      \
+  X(P_MU, "mu")                  /* rubber:sphere: mass of the ball */                               \
+  X(P_THETA, "theta")            /* rubber:sphere start: polar angle of gamma0 from body axis 3 */   \
+  X(P_PHI, "phi")                /* rubber:sphere start: azimuth of gamma0 */
 
 enum Param : std::int32_t {
 #define SKIPSTONE_PARAM_ID(id, name) id,

@@ -4,7 +4,7 @@
 // function: the trace command and the scalar reference loops of tests and benchmarks. The sink
 // sees the events (no-slip impacts, the segment ends of roll3:strip/roll4:planes, the turns of
 // roll3:inside-cylinder, the junctions and rim steps of roll4:disc and the rolling tables: on_event) or the integrator
-// steps of the Figure-18 system (on_step).
+// steps of the Figure-18 system and of rubber:sphere (on_step).
 #pragma once
 #include <cstddef>
 #include <stdexcept>
@@ -17,6 +17,7 @@
 #include "skipstone/rolling/roll3_strip.hpp"
 #include "skipstone/rolling/roll4_disc.hpp"
 #include "skipstone/rolling/roll4_planes.hpp"
+#include "skipstone/rolling/rubber_sphere.hpp"
 #include "skipstone/rolling/table_wall.hpp"
 #include "skipstone/sinks.hpp"
 #include "skipstone/system_traits.hpp"
@@ -61,6 +62,8 @@ SKIPSTONE_HD TrajectoryResult simulate_variant(const ScanSpec& spec, std::uint64
     return simulate_roll3_strip(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll_inside_cylinder) {
     return simulate_roll3_inside_cylinder(spec, pt, sink);
+  } else if constexpr (M == ModelKind::rubber_sphere) {
+    return simulate_rubber_sphere(spec, pt, sink);
   } else {
     return simulate_noslip_of<M, V::table, V::precision, V::gravity, V::lyapunov>(spec, pt, sink);
   }

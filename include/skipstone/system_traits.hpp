@@ -42,6 +42,7 @@ enum ObservableGroup : std::uint32_t {
   kObsImpulse = 1u << 7,   // impulse_ratio_max, impulse_ratio_mean: the friction a no-slip impact needs
   kObsLyapunovSpectrum = 1u << 8,  // lyapunov_spectrum: the 2D no-slip tables
   kObsEscape = 1u << 9,    // escape_time, hole, mean_free_time, coverage: the 2D no-slip tables
+  kObsRubber = 1u << 11,   // gamma_drift, twist_max, gamma3_mean: rubber:sphere
 };
 // Groups a run computes only when its config names them: the tangent dynamics of the Lyapunov
 // exponents cost more than the trajectory, the final state takes the collecting CPU path, the
@@ -142,6 +143,8 @@ inline constexpr SystemTraits kSystems[] = {
     traits_detail::rolling("roll4:rectangle", ModelKind::roll4_table, TableKind::rectangle),
     traits_detail::rolling("roll4:polygon", ModelKind::roll4_table, TableKind::polygon),
     traits_detail::rolling("roll4:sinai", ModelKind::roll4_table, TableKind::sinai),
+    {"rubber:sphere", ModelKind::rubber_sphere, TableKind::none, 3, traits_detail::interior, kObsCore | kObsRubber, false,
+     Lanes::none, true, false, Sampling::closed_form},
 };
 inline constexpr std::size_t kSystemCount = sizeof(kSystems) / sizeof(kSystems[0]);
 
