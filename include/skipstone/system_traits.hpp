@@ -37,7 +37,7 @@ enum ObservableGroup : std::uint32_t {
   kObsCaustic = 1u << 2,  // rho_even, rho_odd, caustic_gap: chords of a round cross-section
   kObsAnnulus = 1u << 3,  // annulus_axis, annulus_width: the sphere
   kObsExit = 1u << 4,     // exit_time, exit_arc, exit_side: one rim passage (Figure 18)
-  kObsLyapunov = 1u << 5,  // lyapunov, lyapunov_per_event: the no-slip models
+  kObsLyapunov = 1u << 5,  // lyapunov, lyapunov_per_event: the no-slip models, roll4:disc
   kObsState = 1u << 6,     // final_state: systems whose last event is the final state (final_state.hpp)
   kObsImpulse = 1u << 7,   // impulse_ratio_max, impulse_ratio_mean: the friction a no-slip impact needs
   kObsLyapunovSpectrum = 1u << 8,  // lyapunov_spectrum: the 2D no-slip tables
@@ -129,7 +129,7 @@ inline constexpr SystemTraits kSystems[] = {
     {"roll3:inside-cylinder", ModelKind::roll_inside_cylinder, TableKind::none, 3, traits_detail::interior,
      traits_detail::noslip_obs | kObsState, false, Lanes::none, false, true, Sampling::closed_form},
     {"roll4:disc", ModelKind::roll_disc, TableKind::none, 3,
-     traits_detail::interior | start_bit(StartKind::plate_minus), traits_detail::noslip_obs | kObsCaustic, true,
+     traits_detail::interior | start_bit(StartKind::plate_minus), traits_detail::noslip_obs | kObsCaustic | kObsLyapunov, true,
      Lanes::rim, false, true, Sampling::sink},
     traits_detail::rolling("roll3:disc", ModelKind::roll3_table, TableKind::disc),
     traits_detail::rolling("roll3:stadium", ModelKind::roll3_table, TableKind::stadium),

@@ -1,0 +1,156 @@
+// The largest finite-time Lyapunov exponent of a rolling ball on a table (rolling/table_roll.hpp)
+// from its tangent dynamics: one tangent vector rides along the trajectory,
+//   flat parts:  the closed-form flight's exact tangent map (tangent/roll_junction.hpp),
+//   N^c:         the variational equations in the same GBS steps as the state
+//                (tangent/rim_tangent.hpp: Df delta by forward differentiation of the rhs),
+//   junctions:   the saltation matrices of the entry and the exit (tangent/roll_junction.hpp),
+// and is renormalised after every junction (the Benettin method, as tangent/lyapunov_frame.hpp
+// does for the no-slip models). With R_k the norms divided by and the final norm included, at
+// the end of the run (time t, N edge passages)
+//   lambda = (1/t) sum log R_k   (`lyapunov`),   mu = (1/N) sum log R_k   (`lyapunov_per_event`).
+//
+// Coordinates: the vector lives in the coordinates the run keeps its state in (plate
+// coordinates on a flat part, the frame state on N^c: roll_junction.hpp), and each norm is the
+// Euclidean one of those components. The junction maps between them are linear on the tangent
+// vectors with bounded inverses on a bounded energy shell, and the renormalisations are scalars,
+// which commute with every linear map: the sum of the logs is log |delta(t)| / |delta(0)| in
+// whatever coordinates delta(t) is read, and another choice of coordinates or norm changes it by
+// a bounded amount, the exponent by O(1/t).
+//
+// Neutral directions: the flow direction and the changes of the invariants (E1, E2 + G x3, and
+// on the disc the angular momentum's) grow at most linearly (a shear between neighbouring
+// energies or rotation rates), log(t)/t in the exponent; they do not hide a positive largest
+// exponent, which a generic vector picks up. The start vector is the uniform one in plate
+// coordinates (1, ..., 1) / sqrt(N - 1), and it is not projected off them: on an integrable
+// table the exponent then decays like log(t)/t (tested on roll4:disc).
+//
+// The run is the plain run's own (TableRollRun): the same steps, the same outputs; only the
+// tangent vector is added. A sink that asks for samples (trace --sample) gets the plain run
+// (disc_output.hpp's exact stops are not followed by the tangent vector).
+#pragma once
+#include <cmath>
+#include <cstdint>
+
+#include "skipstone/result.hpp"
+#include "skipstone/rolling/disc_wall.hpp"
+#include "skipstone/rolling/roll4_disc.hpp"
+#include "skipstone/rolling/table_roll.hpp"
+#include "skipstone/tangent/rim_tangent.hpp"
+#include "skipstone/tangent/roll_junction.hpp"
+
+namespace skipstone {
+
+// roll4:disc's circle at the edge state y of the current passage: the rim point at the angle
+// theta + q / R, q the arc length from the passage's entry.
+SKIPSTONE_HD SKIPSTONE_INLINE EdgeFrame junction_frame(const DiscWall<double>& wall, const DiscRimSystem&,
+                                                       const double* y) {
+  const Vec2 n = rim_normal(wall.theta + y[5] / wall.R);
+  return {wall.R * n, n, rot90(n), 1.0 / wall.R, 1.0};
+}
+
+template <class Wall>
+struct RollLyapunovRun {
+  using Sys = typename Wall::Sys;
+  using TSys = TangentRimSystem<Sys>;
+  static constexpr int N = Sys::N, P = N - 1, K = kRimExtrapolationDepth;
+  static_assert(!rim_has_breaks<Sys>::value, "walls with breaks: no tangent dynamics yet");
+
+  TableRollRun<Wall> run;
+  double d[N];        // the tangent vector: plate coordinates (P components) or edge coordinates
+  bool edge_coords;   // d is in edge coordinates (the run is on N^c)
+  double log_growth;  // the sum of the logs of the renormalisations
+  bool saltation = true;    // false: the junctions without their time shifts (tests only)
+  bool renormalise = true;  // false: the raw tangent map (tests only)
+
+  // One trajectory from s0 with the start tangent d0 (plate coordinates; nullptr: the uniform
+  // vector); the run's result with the exponents.
+  template <class Sink>
+  SKIPSTONE_HD TrajectoryResult go(const Wall& wall, const RollModel& m, const PlateState& s0, const RollOptions& opt,
+                                   Sink& sink, const double* d0 = nullptr) {
+    run.start(wall, m, s0, opt, sink);
+    for (int i = 0; i < P; ++i) d[i] = d0 ? d0[i] : 1.0 / sqrt(double(P));
+    edge_coords = false;
+    log_growth = 0.0;
+    double Y[2 * N];
+    bool on_edge = run.fly_to_edge(sink, Y);
+    after_flight(on_edge, Y);
+    while (on_edge) {
+      const TSys tsys{run.sys};
+      RimStepper<K, TSys, double> stepper;
+      EdgeSteps<Sink, Wall> steps_sink = run.edge_steps(sink);
+      stepper.start(tsys, Y, run.t_left(), run.steps_left(), steps_sink);
+      double h, y_step[2 * N];
+      while (stepper.next_step(h)) {
+        const double err = gbs_step<2 * N, K>(tsys, stepper.y(), h, y_step, opt.rtol, opt.atol);
+        stepper.take(y_step, err, steps_sink);
+      }
+      const RimRun<2 * N, double>& whole = stepper.run();
+      RimRun<N, double> state{whole.status, whole.side, whole.t, whole.steps, {}};
+      for (int i = 0; i < N; ++i) {
+        state.y[i] = whole.y[i];
+        d[i] = whole.y[N + i];
+      }
+      double f_edge[N];
+      run.sys.rhs(state.y, f_edge);
+      const EdgeFrame fr = junction_frame(run.wall, run.sys, state.y);
+      if (run.leave_piece(state, Y) != EdgeEnd::plate) break;
+      double dp[P];
+      tangent_leave_edge<N>(d, state.y, f_edge, fr, run.s, run.m.G, dp, saltation);
+      for (int i = 0; i < P; ++i) d[i] = dp[i];
+      edge_coords = false;
+      rescale();
+      on_edge = run.fly_to_edge(sink, Y);
+      after_flight(on_edge, Y);
+    }
+    TrajectoryResult res = run.result();
+    const double total = log_growth + 0.5 * log(norm2());
+    res.lyapunov = res.t_end > 0.0 ? total / res.t_end : NAN;
+    res.lyapunov_per_event = res.events > 0 ? total / double(res.events) : NAN;
+    return res;
+  }
+
+ private:
+  SKIPSTONE_HD int dim() const { return edge_coords ? N : P; }
+  SKIPSTONE_HD double norm2() const {
+    double s = 0.0;
+    for (int i = 0; i < dim(); ++i) s += d[i] * d[i];
+    return s;
+  }
+  SKIPSTONE_HD void rescale() {
+    if (!renormalise) return;
+    const double r = sqrt(norm2());
+    log_growth += log(r);
+    for (int i = 0; i < dim(); ++i) d[i] /= r;
+  }
+
+  // The flight fly_to_edge has just made, and the entry into N^c if one follows (its state in
+  // Y[0 .. N); the tangent vector goes to Y[N .. 2N)).
+  SKIPSTONE_HD void after_flight(bool on_edge, double* Y) {
+    tangent_plate_flight<N>(d, run.flight);
+    if (!on_edge) return;
+    double f_edge[N];
+    run.sys.rhs(Y, f_edge);
+    tangent_enter_edge<N>(d, run.s, run.m.G, junction_frame(run.wall, run.sys, Y), f_edge, Y + N, saltation);
+    for (int i = 0; i < N; ++i) d[i] = Y[N + i];
+    edge_coords = true;
+    rescale();
+    for (int i = 0; i < N; ++i) Y[N + i] = d[i];
+  }
+};
+
+// One roll4:disc trajectory of a scan that asks for the Lyapunov exponents (double only).
+template <class Sink>
+SKIPSTONE_HD TrajectoryResult simulate_roll4_disc_lyapunov(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
+  if constexpr (wants_samples<Sink>::value) {
+    return simulate_roll4_disc<double>(spec, pt, sink);
+  } else {
+    DiscRollModel m;
+    PlateState s;
+    RollOptions opt;
+    if (!roll4_disc_setup(spec, pt, m, s, opt)) return masked_result();
+    RollLyapunovRun<DiscWall<double>> lr;
+    return lr.go(DiscWall<double>{m.R, 0.0, false}, RollModel{m.r, m.eta, m.G}, s, opt, sink);
+  }
+}
+
+}  // namespace skipstone
