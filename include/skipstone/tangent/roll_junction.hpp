@@ -18,7 +18,10 @@
 //     J is the derivative of plate_to_edge with the frame (e1, e2) and q moving with the contact
 //     point along the wall;
 //   exit (N^c -> flat part): g = sin phi = y[4]; J the derivative of edge_to_plate, the wall
-//     point and its frame moving with q.
+//     point and its frame moving with q;
+//   break of the wall (rolling/table_wall.hpp: next_piece, where the curvature jumps): g = q -
+//     q_end, J the identity but on q, which the next piece may count afresh (a polygon's vertex
+//     piece: the angle from 0); (delta- + f- dt) has no q component, so only f+ - f- remains.
 // How the frame moves with q is all the junctions need of the wall (EdgeFrame): de1/dq =
 // w e2, de2/dq = -w e1, db/dq = l e2; from a piece's (kn, kd, C) of rolling/edge_arc.hpp
 // (kappa = kn / kd, dq/dl = C / kd, d e1 / dl = -kappa e2): w = -kn / C, l = kd / C.
@@ -117,6 +120,17 @@ SKIPSTONE_HD void tangent_leave_edge(const double* dy, const double* y, const do
   double fp[P];
   plate_flow<N>(s, G, fp);
   for (int i = 0; i < P; ++i) dp[i] -= fp[i] * dt;
+}
+
+// Across a break of the wall at the edge state y (f_before the old piece's vector field there,
+// f_after the next piece's at the relabelled state), in place.
+template <int N>
+SKIPSTONE_HD SKIPSTONE_INLINE void tangent_cross_break(double* dy, const double* f_before, const double* f_after,
+                                                       bool saltation = true) {
+  const double dt = saltation ? -dy[5] / f_before[5] : 0.0;
+  for (int i = 0; i < N; ++i) dy[i] += f_before[i] * dt;
+  if (saltation) dy[5] = 0.0;
+  for (int i = 0; i < N; ++i) dy[i] -= f_after[i] * dt;
 }
 
 }  // namespace skipstone

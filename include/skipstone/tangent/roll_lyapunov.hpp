@@ -3,10 +3,12 @@
 //   flat parts:  the closed-form flight's exact tangent map (tangent/roll_junction.hpp),
 //   N^c:         the variational equations in the same GBS steps as the state
 //                (tangent/rim_tangent.hpp: Df delta by forward differentiation of the rhs),
-//   junctions:   the saltation matrices of the entry and the exit (tangent/roll_junction.hpp),
+//   junctions:   the saltation matrices of the entry, the exit and the breaks of the wall
+//                (tangent/roll_junction.hpp),
 // and is renormalised after every junction (the Benettin method, as tangent/lyapunov_frame.hpp
 // does for the no-slip models). With R_k the norms divided by and the final norm included, at
-// the end of the run (time t, N edge passages)
+// the end of the run (time t, N edge passages; the walls' junction frames and the kernels'
+// entry points: tangent/roll_lyapunov_systems.hpp)
 //   lambda = (1/t) sum log R_k   (`lyapunov`),   mu = (1/N) sum log R_k   (`lyapunov_per_event`).
 //
 // Coordinates: the vector lives in the coordinates the run keeps its state in (plate
@@ -32,28 +34,17 @@
 #include <cstdint>
 
 #include "skipstone/result.hpp"
-#include "skipstone/rolling/disc_wall.hpp"
-#include "skipstone/rolling/roll4_disc.hpp"
 #include "skipstone/rolling/table_roll.hpp"
 #include "skipstone/tangent/rim_tangent.hpp"
 #include "skipstone/tangent/roll_junction.hpp"
 
 namespace skipstone {
 
-// roll4:disc's circle at the edge state y of the current passage: the rim point at the angle
-// theta + q / R, q the arc length from the passage's entry.
-SKIPSTONE_HD SKIPSTONE_INLINE EdgeFrame junction_frame(const DiscWall<double>& wall, const DiscRimSystem&,
-                                                       const double* y) {
-  const Vec2 n = rim_normal(wall.theta + y[5] / wall.R);
-  return {wall.R * n, n, rot90(n), 1.0 / wall.R, 1.0};
-}
-
 template <class Wall>
 struct RollLyapunovRun {
   using Sys = typename Wall::Sys;
   using TSys = TangentRimSystem<Sys>;
   static constexpr int N = Sys::N, P = N - 1, K = kRimExtrapolationDepth;
-  static_assert(!rim_has_breaks<Sys>::value, "walls with breaks: no tangent dynamics yet");
 
   TableRollRun<Wall> run;
   double d[N];        // the tangent vector: plate coordinates (P components) or edge coordinates
@@ -64,15 +55,20 @@ struct RollLyapunovRun {
 
   // One trajectory from s0 with the start tangent d0 (plate coordinates; nullptr: the uniform
   // vector); the run's result with the exponents.
+  // entry_part >= 0: s0 is a wall point of that part moving outward, and the run is the one
+  // passage that starts there (a rim_entry start: run_table_roll), d0 its tangent before the
+  // entry.
   template <class Sink>
   SKIPSTONE_HD TrajectoryResult go(const Wall& wall, const RollModel& m, const PlateState& s0, const RollOptions& opt,
-                                   Sink& sink, const double* d0 = nullptr) {
+                                   Sink& sink, const double* d0 = nullptr, int entry_part = -1) {
     run.start(wall, m, s0, opt, sink);
     for (int i = 0; i < P; ++i) d[i] = d0 ? d0[i] : 1.0 / sqrt(double(P));
     edge_coords = false;
     log_growth = 0.0;
     double Y[2 * N];
-    bool on_edge = run.fly_to_edge(sink, Y);
+    bool on_edge = true;
+    if (entry_part >= 0) run.enter_at_start(entry_part, Y);
+    else on_edge = run.fly_to_edge(sink, Y);
     after_flight(on_edge, Y);
     while (on_edge) {
       const TSys tsys{run.sys};
@@ -93,7 +89,15 @@ struct RollLyapunovRun {
       double f_edge[N];
       run.sys.rhs(state.y, f_edge);
       const EdgeFrame fr = junction_frame(run.wall, run.sys, state.y);
-      if (run.leave_piece(state, Y) != EdgeEnd::plate) break;
+      const EdgeEnd next = run.leave_piece(state, Y);
+      if (next == EdgeEnd::next_piece) {  // on over the next piece of the wall from Y
+        double f_after[N];
+        run.sys.rhs(Y, f_after);
+        tangent_cross_break<N>(d, f_edge, f_after, saltation);
+        for (int i = 0; i < N; ++i) Y[N + i] = d[i];
+        continue;
+      }
+      if (next != EdgeEnd::plate) break;
       double dp[P];
       tangent_leave_edge<N>(d, state.y, f_edge, fr, run.s, run.m.G, dp, saltation);
       for (int i = 0; i < P; ++i) d[i] = dp[i];
@@ -137,20 +141,5 @@ struct RollLyapunovRun {
     for (int i = 0; i < N; ++i) Y[N + i] = d[i];
   }
 };
-
-// One roll4:disc trajectory of a scan that asks for the Lyapunov exponents (double only).
-template <class Sink>
-SKIPSTONE_HD TrajectoryResult simulate_roll4_disc_lyapunov(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
-  if constexpr (wants_samples<Sink>::value) {
-    return simulate_roll4_disc<double>(spec, pt, sink);
-  } else {
-    DiscRollModel m;
-    PlateState s;
-    RollOptions opt;
-    if (!roll4_disc_setup(spec, pt, m, s, opt)) return masked_result();
-    RollLyapunovRun<DiscWall<double>> lr;
-    return lr.go(DiscWall<double>{m.R, 0.0, false}, RollModel{m.r, m.eta, m.G}, s, opt, sink);
-  }
-}
 
 }  // namespace skipstone
