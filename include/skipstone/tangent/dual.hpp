@@ -10,6 +10,7 @@
 
 #include "skipstone/hd.hpp"
 #include "skipstone/poly_sincos.hpp"
+#include "skipstone/precision.hpp"  // std::sqrt beside the Dual one below
 
 namespace skipstone {
 

@@ -50,6 +50,7 @@ struct RollLyapunovRun {
   double d[N];        // the tangent vector: plate coordinates (P components) or edge coordinates
   bool edge_coords;   // d is in edge coordinates (the run is on N^c)
   double log_growth;  // the sum of the logs of the renormalisations
+  std::uint64_t breaks;  // breaks of the wall crossed on N^c
   bool saltation = true;    // false: the junctions without their time shifts (tests only)
   bool renormalise = true;  // false: the raw tangent map (tests only)
 
@@ -65,6 +66,7 @@ struct RollLyapunovRun {
     for (int i = 0; i < P; ++i) d[i] = d0 ? d0[i] : 1.0 / sqrt(double(P));
     edge_coords = false;
     log_growth = 0.0;
+    breaks = 0;
     double Y[2 * N];
     bool on_edge = true;
     if (entry_part >= 0) run.enter_at_start(entry_part, Y);
@@ -94,6 +96,7 @@ struct RollLyapunovRun {
         double f_after[N];
         run.sys.rhs(Y, f_after);
         tangent_cross_break<N>(d, f_edge, f_after, saltation);
+        ++breaks;
         for (int i = 0; i < N; ++i) Y[N + i] = d[i];
         continue;
       }
