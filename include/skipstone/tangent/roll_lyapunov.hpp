@@ -19,9 +19,9 @@
 // whatever coordinates delta(t) is read, and another choice of coordinates or norm changes it by
 // a bounded amount, the exponent by O(1/t).
 //
-// Neutral directions: the flow direction and the changes of the invariants (E1, E2 + G x3, and
-// on the disc the angular momentum's) grow at most linearly (a shear between neighbouring
-// energies or rotation rates), log(t)/t in the exponent; they do not hide a positive largest
+// Neutral directions: the flow direction, the changes of the invariants (E1, E2 + G x3) and, on
+// the disc, the rotation about its axis grow at most linearly (a shear between neighbouring
+// energies), log(t)/t in the exponent; they do not hide a positive largest
 // exponent, which a generic vector picks up. The start vector is the uniform one in plate
 // coordinates (1, ..., 1) / sqrt(N - 1), and it is not projected off them: on an integrable
 // table the exponent then decays like log(t)/t (tested on roll4:disc).
