@@ -85,6 +85,12 @@ TEST_F(CliTest, BenchQuickWritesJsonWithPositiveRates) {
   for (const char* where : {"all_threads", "1_thread_side_by_side"})
     EXPECT_GT(b["cylinder_stadium_lyapunov"]["over_baseline"][where]["impacts"].get<double>(), 0.0) << where;
   EXPECT_EQ(b["cylinder_stadium_lyapunov"]["events"], b["cylinder_stadium"]["events"]);
+  // the same for a rolling table: the Lyapunov run off the lanes over the plain run on them
+  EXPECT_EQ(b["roll4_stadium_lyapunov"]["over_baseline"]["baseline"], "roll4_stadium_gravity");
+  for (const char* where : {"all_threads", "1_thread_side_by_side"})
+    EXPECT_GT(b["roll4_stadium_lyapunov"]["over_baseline"][where]["rim_passages"].get<double>(), 0.0) << where;
+  EXPECT_EQ(b["roll4_stadium_lyapunov"]["events"], b["roll4_stadium_gravity"]["events"]);
+  EXPECT_EQ(b["roll4_stadium_lyapunov"]["steps"], b["roll4_stadium_gravity"]["steps"]);
   EXPECT_GT(b["figure18"]["steps"].get<std::uint64_t>(), b["figure18"]["unmasked"].get<std::uint64_t>());
   // the Figure-18 flop rate counts GBS steps (not exits or grid points)
   const double f18_flops = b["figure18"]["backend"]["fp64_flops"].get<double>();

@@ -49,7 +49,8 @@ const char* const kBenchHelp =
     "tangent dynamics' cost: its rates over the plain run's, side by side too), the\n"
     "Figure-18 map of roll4:disc-transversal (trajectories/s, integrator steps/s),\n"
     "roll4:disc with gravity (steps/s, trajectories/s) and, on the general rolling tables,\n"
-    "roll4:stadium and roll4:ellipse in the same setting, roll4:stadium with half_length 0 (the\n"
+    "roll4:stadium and roll4:ellipse in the same setting (roll4:stadium also with the largest\n"
+    "Lyapunov exponent, over its plain run), roll4:stadium with half_length 0 (the\n"
     "disc through the general model), roll3:stadium with in-plane gravity and its rim_entry exit\n"
     "map. Each table's rates are also given over the dedicated kernel's (roll4:disc for roll4,\n"
     "the Figure-18 map for roll3): of the runs above and, on the CPU, of a second timing on 1\n"
@@ -195,6 +196,9 @@ std::vector<Workload> workloads(const WorkloadSizes& z) {
                   "roll4:stadium", {{"half_length", 0.0}, {"R", 1.0}}, false),
       roll4_table("roll4_stadium_gravity", "roll4:stadium, half_length 1, R 1, same setting", "roll4:stadium",
                   {{"half_length", 1.0}, {"R", 1.0}}, true),
+      {"roll4_stadium_lyapunov", "roll4_stadium_gravity with the largest Lyapunov exponent (tangent dynamics, one trajectory per iteration)",
+       roll4_stadium_lyapunov_config(z.roll4_count, z.roll4_t_max), roll_rates, {}, nullptr, {}, false,
+       "roll4_stadium_gravity"},
       roll4_table("roll4_ellipse_gravity", "roll4:ellipse, a 2, b 1, same setting", "roll4:ellipse",
                   {{"a", 2.0}, {"b", 1.0}}, true),
       roll3_table("roll3_stadium_gravity", "roll3:stadium with in-plane gravity g_effective 1", "roll3:stadium",

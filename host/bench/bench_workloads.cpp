@@ -104,6 +104,13 @@ json roll4_table_gravity_config(const char* system, const json& table, std::uint
           {"options", {{"bounded_depth", 2.0}}}};
 }
 
+json roll4_stadium_lyapunov_config(std::uint64_t count, double t_max) {
+  json j = roll4_table_gravity_config("roll4:stadium", {{"half_length", 1.0}, {"R", 1.0}}, count, t_max);
+  j["observables"] = {"status", "events", "t_end", "energy_error", "z_min", "z_max", "z_final", "z_drift", "bounded",
+                      "exit_time", "exit_arc", "exit_side", "lyapunov", "lyapunov_per_event"};
+  return j;
+}
+
 json roll3_table_gravity_config(const char* system, const json& table, std::uint64_t count, double t_max) {
   json parameters = {{"r", 0.1}, {"eta", 0.5}, {"g_effective", 1.0}};
   parameters.update(table);

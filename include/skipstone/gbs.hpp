@@ -11,15 +11,28 @@
 // l the compiler vectorises. Each lane's arithmetic is that of gbs_step, which is its W = 1 case.
 #pragma once
 #include <cmath>
+#include <type_traits>
 
 #include "skipstone/hd.hpp"
 #include "skipstone/precision.hpp"
 
 namespace skipstone {
 
+// How many leading components of a system's state the error estimate covers: all N, or
+// Sys::kErrorComponents where the system says (a state carrying its tangent vectors behind it,
+// tangent/rim_tangent.hpp, whose steps are those the state alone takes).
+template <class Sys, int N, class = void>
+struct gbs_error_components {
+  static constexpr int value = N;
+};
+template <class Sys, int N>
+struct gbs_error_components<Sys, N, std::void_t<decltype(Sys::kErrorComponents)>> {
+  static constexpr int value = Sys::kErrorComponents;
+};
+
 // One macro step of length H[l] from each lane's state. sys.rhs(z, f) evaluates the right-hand
 // side of all W lanes. Writes the extrapolated states to y_new and each lane's scaled RMS error
-// estimate to err (<= 1 means the step meets atol/rtol).
+// estimate over the leading gbs_error_components to err (<= 1 means the step meets atol/rtol).
 template <int N, int K, int W, class Sys, class T>
 SKIPSTONE_HD SKIPSTONE_INLINE void gbs_step_lanes(const Sys& sys, const T* y, const T* H, T* y_new, T* err,
                                                   same_t<T> rtol, same_t<T> atol) {
@@ -57,17 +70,20 @@ SKIPSTONE_HD SKIPSTONE_INLINE void gbs_step_lanes(const Sys& sys, const T* y, co
     }
     for (int i = 0; i < M; ++i) tab[j - 1][i] = cur[i];
   }
+  constexpr int NE = gbs_error_components<Sys, N>::value;
+  static_assert(NE >= 1 && NE <= N, "the error estimate covers leading components of the state");
   for (int l = 0; l < W; ++l) err[l] = T(0);
   for (int i = 0; i < N; ++i)
     for (int l = 0; l < W; ++l) {
       const int k = i * W + l;
       y_new[k] = tab[K - 1][k];
+      if (i >= NE) continue;
       const T ya = fabs(y[k]), yb = fabs(y_new[k]);
       const T sc = atol + rtol * (ya > yb ? ya : yb);
       const T e = (tab[K - 1][k] - tab[K - 2][k]) / sc;
       err[l] += e * e;
     }
-  for (int l = 0; l < W; ++l) err[l] = sqrt(err[l] / N);
+  for (int l = 0; l < W; ++l) err[l] = sqrt(err[l] / NE);
 }
 
 // One macro step of length H from y. Writes the extrapolated state to y_new and returns the

@@ -21,6 +21,7 @@
 #include "skipstone/rolling/table_wall.hpp"
 #include "skipstone/sinks.hpp"
 #include "skipstone/system_traits.hpp"
+#include "skipstone/tangent/roll_lyapunov_systems.hpp"
 
 namespace skipstone {
 
@@ -50,10 +51,16 @@ SKIPSTONE_HD TrajectoryResult simulate_variant(const ScanSpec& spec, std::uint64
   using T = scalar_of_precision<V::precision>;
   if constexpr (M == ModelKind::roll_disc_transversal) {
     return simulate_disc_transversal<T>(spec, pt, sink);
+  } else if constexpr (M == ModelKind::roll3_table && V::lyapunov) {
+    return simulate_table_roll_lyapunov<6, V::table>(spec, pt, sink);
+  } else if constexpr (M == ModelKind::roll4_table && V::lyapunov) {
+    return simulate_table_roll_lyapunov<10, V::table>(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll3_table) {
     return simulate_table_roll<6, V::table, T>(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll4_table) {
     return simulate_table_roll<10, V::table, T>(spec, pt, sink);
+  } else if constexpr (M == ModelKind::roll_disc && V::lyapunov) {
+    return simulate_roll4_disc_lyapunov(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll_disc) {
     return simulate_roll4_disc<T>(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll_planes) {
@@ -76,12 +83,17 @@ inline bool scan_has_gravity(const ScanSpec& spec) {
   return spec.params[P_G] != 0.0;
 }
 
+// The models whose kernels can follow the tangent dynamics (in double).
+constexpr bool has_tangent_kernel(ModelKind m) {
+  return is_noslip(m) || m == ModelKind::roll_disc || m == ModelKind::roll3_table || m == ModelKind::roll4_table;
+}
+
 // f(Variant<M, T, P, G>{}) with G from the scan for a no-slip model, G = any otherwise; a
-// no-slip scan in double that asks for Lyapunov exponents: f(Variant<M, T, P, any, true>{})
+// scan in double that asks for Lyapunov exponents: f(Variant<M, T, P, any, true>{})
 // (one kernel, with and without gravity: the tangent dynamics cost more than the branch).
 template <ModelKind M, TableKind T, Precision P, class F>
 void visit_gravity_variant(const ScanSpec& spec, F&& f) {
-  if constexpr (is_noslip(M) && P == Precision::float64) {
+  if constexpr (has_tangent_kernel(M) && P == Precision::float64) {
     if (spec.lyapunov_vectors > 0) {
       f(Variant<M, T, P, GravityKind::any, true>{});
       return;

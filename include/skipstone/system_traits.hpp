@@ -37,7 +37,7 @@ enum ObservableGroup : std::uint32_t {
   kObsCaustic = 1u << 2,  // rho_even, rho_odd, caustic_gap: chords of a round cross-section
   kObsAnnulus = 1u << 3,  // annulus_axis, annulus_width: the sphere
   kObsExit = 1u << 4,     // exit_time, exit_arc, exit_side: one rim passage (Figure 18)
-  kObsLyapunov = 1u << 5,  // lyapunov, lyapunov_per_event: the no-slip models
+  kObsLyapunov = 1u << 5,  // lyapunov, lyapunov_per_event: the no-slip models, roll4:disc, the rolling tables
   kObsState = 1u << 6,     // final_state: systems whose last event is the final state (final_state.hpp)
   kObsImpulse = 1u << 7,   // impulse_ratio_max, impulse_ratio_mean: the friction a no-slip impact needs
   kObsLyapunovSpectrum = 1u << 8,  // lyapunov_spectrum: the 2D no-slip tables
@@ -87,7 +87,8 @@ constexpr SystemTraits noslip(const char* name, ModelKind m, TableKind t, bool r
 // roll3:<table> (N = 6) and roll4:<table> (N = 10) of rolling/table_roll.hpp: starts on either
 // face (roll3 also at a wall point, entering the edge: Figure 18 on any table), the height
 // observables (roll3: the centre's y against the in-plane gravity; roll4: the axial height), the
-// first edge passage's exit and the caustics on the disc, and a float kernel (table_wall.hpp). On
+// first edge passage's exit and the caustics on the disc, the Lyapunov exponent (opt-in, double:
+// tangent/roll_lyapunov.hpp), and a float kernel (table_wall.hpp). On
 // the Sinai torus a flight in a corridor never ends, and roll3's in-plane gravity has no floor
 // there.
 constexpr SystemTraits rolling(const char* name, ModelKind m, TableKind t) {
@@ -95,7 +96,7 @@ constexpr SystemTraits rolling(const char* name, ModelKind m, TableKind t) {
   const std::uint32_t faces = interior | start_bit(StartKind::plate_minus);
   const std::uint32_t obs = noslip_obs | kObsExit;
   return {name, m, t, 3, roll3 ? faces | start_bit(StartKind::rim_entry) : faces,
-          t == TableKind::disc ? obs | kObsCaustic : obs, true, Lanes::rim, sinai, !(sinai && roll3),
+          (t == TableKind::disc ? obs | kObsCaustic : obs) | kObsLyapunov, true, Lanes::rim, sinai, !(sinai && roll3),
           Sampling::sink};
 }
 }  // namespace traits_detail
@@ -130,7 +131,7 @@ inline constexpr SystemTraits kSystems[] = {
     {"roll3:inside-cylinder", ModelKind::roll_inside_cylinder, TableKind::none, 3, traits_detail::interior,
      traits_detail::noslip_obs | kObsState, false, Lanes::none, false, true, Sampling::closed_form},
     {"roll4:disc", ModelKind::roll_disc, TableKind::none, 3,
-     traits_detail::interior | start_bit(StartKind::plate_minus), traits_detail::noslip_obs | kObsCaustic, true,
+     traits_detail::interior | start_bit(StartKind::plate_minus), traits_detail::noslip_obs | kObsCaustic | kObsLyapunov, true,
      Lanes::rim, false, true, Sampling::sink},
     traits_detail::rolling("roll3:disc", ModelKind::roll3_table, TableKind::disc),
     traits_detail::rolling("roll3:stadium", ModelKind::roll3_table, TableKind::stadium),

@@ -44,7 +44,11 @@ struct DiscRimSystemT {
   T k2_total;  // 2 (E2 + G x3)
   static constexpr int N = 10;
 
-  SKIPSTONE_HD void rhs(const T* y, T* f) const { disc_rim_rhs(kappa, r, eta, G, y, f); }
+  // (a template over the scalar U: T, and the Duals of the tangent dynamics, tangent/rim_tangent.hpp)
+  template <class U>
+  SKIPSTONE_HD void rhs(const U* y, U* f) const {
+    disc_rim_rhs(kappa, r, eta, G, y, f);
+  }
   SKIPSTONE_HD void project(T* y) const {
     project_transversal(y, xi);
     rescale_block(y + 6, k2_total - T(2) * G * y[9]);

@@ -99,8 +99,9 @@ struct EdgeArcT {
   int index;               // polygon: the edge (line) or vertex number
   T lap;                   // polygon: how many times round the wall q is (q_lo = lap perimeters + ...)
 
-  // kn, kd, C (the header's) at q.
-  SKIPSTONE_HD void curvature_terms(T q, T& n, T& d, T& C) const {
+  // kn, kd, C (the header's) at q (U: T, or the Duals of the tangent dynamics, tangent/dual.hpp).
+  template <class U>
+  SKIPSTONE_HD void curvature_terms(U q, U& n, U& d, U& C) const {
     if (shape == ArcShape::ellipse) {
       ellipse_terms(a, b, q, n, d, C);
       return;
@@ -110,8 +111,9 @@ struct EdgeArcT {
     C = kc;
   }
 
-  // e1(q).y and e2(q).y (roll3's in-plane gravity).
-  SKIPSTONE_HD void normal_y(T q, T& e1y, T& e2y) const {
+  // e1(q).y and e2(q).y (roll3's in-plane gravity; U as curvature_terms).
+  template <class U>
+  SKIPSTONE_HD void normal_y(U q, U& e1y, U& e2y) const {
     if (shape == ArcShape::ellipse) ellipse_normal_y(a, b, q, e1y, e2y);
     else turned_normal_y(turn, q_ref, e1_ref.x, e1_ref.y, q, e1y, e2y);
   }

@@ -75,13 +75,15 @@ struct EdgeSystem {
     return e.b.y + r * y[4] * e.e1.y;
   }
 
-  SKIPSTONE_HD void rhs(const T* y, T* f) const {
-    const T q = y[5];
-    T kn, kd, C, fc, fs;
+  // (a template over the scalar U: T, and the Duals of the tangent dynamics, tangent/rim_tangent.hpp)
+  template <class U>
+  SKIPSTONE_HD void rhs(const U* y, U* f) const {
+    const U q = y[5];
+    U kn, kd, C, fc, fs;
     arc.curvature_terms(q, kn, kd, C);
     edge_transversal_rhs(kn, kd, C, r, eta, y, f, fc, fs);
     if (inplane_gravity()) {
-      T e1y, e2y;
+      U e1y, e2y;
       arc.normal_y(q, e1y, e2y);
       inplane_gravity_rhs(G, y[3], e1y, e2y, f[0], f[1]);
     }

@@ -143,6 +143,7 @@ struct TableRollRun {
   ChordDistances chords;
   std::uint64_t steps, events;
   double t;  // the clock (double in both precisions)
+  T flight;  // the duration of the last flat-part flight (the tangent dynamics follow it)
   T z_end;
   Status status;
   bool on_plate;        // false once the run has stopped on N^c (t_max, a failure)
@@ -168,6 +169,7 @@ struct TableRollRun {
     chords.reset();
     steps = events = 0;
     t = 0.0;
+    flight = T(0);
     z_end = plate_height(s);
     status = Status::finished;
     on_plate = true;
@@ -199,6 +201,7 @@ struct TableRollRun {
   // entry state written to y), false when the run is over.
   template <class Sink>
   SKIPSTONE_HD bool fly_to_edge(Sink& sink, T* y) {
+    flight = T(0);
     if (!(events < opt.max_events && t < opt.t_max)) return false;
     const T G = m.G;
     int part;
@@ -227,6 +230,7 @@ struct TableRollRun {
       sink.on_flight(t, tf, row.x, row.state, N == 6 ? Vec3{0.0, -double(G), 0.0} : Vec3{0.0, 0.0, -double(G)});
     }
     s = fly_plate<N>(s, tf, G);
+    flight = tf;
     t = to_end ? opt.t_max : t + tf;
     z_end = plate_height(s);
     hs.sample(t, z_end);

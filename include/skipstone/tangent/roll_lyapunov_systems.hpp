@@ -1,0 +1,70 @@
+// The Lyapunov exponent of the rolling systems' kernels (tangent/roll_lyapunov.hpp) on each wall:
+// where a junction point lies and how its frame moves along the wall coordinate q (EdgeFrame,
+// tangent/roll_junction.hpp), and the trajectory of a scan point that asks for the exponent
+// (double only), for roll4:disc (its closed-form circle, disc_wall.hpp) and the rolling tables
+// roll3:<table>, roll4:<table> (table_wall.hpp, every table through its wall pieces).
+#pragma once
+#include "skipstone/rolling/disc_wall.hpp"
+#include "skipstone/rolling/roll4_disc.hpp"
+#include "skipstone/rolling/table_wall.hpp"
+#include "skipstone/tangent/roll_lyapunov.hpp"
+
+namespace skipstone {
+
+// roll4:disc's circle at the edge state y of the current passage: the rim point at the angle
+// theta + q / R, q the arc length from the passage's entry.
+SKIPSTONE_HD SKIPSTONE_INLINE EdgeFrame junction_frame(const DiscWall<double>& wall, const DiscRimSystem&,
+                                                       const double* y) {
+  const Vec2 n = rim_normal(wall.theta + y[5] / wall.R);
+  return {wall.R * n, n, rot90(n), 1.0 / wall.R, 1.0};
+}
+
+// A table's wall at q = y[5] on the current piece: kappa = kn / kd and dq/dl = C / kd
+// (edge_arc.hpp) give w = -kn / C and l = kd / C.
+template <class Table, int N>
+SKIPSTONE_HD SKIPSTONE_INLINE EdgeFrame junction_frame(const TableWall<Table, N, double>&,
+                                                       const EdgeSystem<N, double>& sys, const double* y) {
+  const EdgePoint e = sys.arc.point(y[5]);
+  double kn, kd, C;
+  sys.arc.curvature_terms(y[5], kn, kd, C);
+  return {e.b, e.e1, e.e2, -kn / C, kd / C};
+}
+
+// One roll4:disc trajectory of a scan that asks for the exponent. A sink that asks for samples
+// gets the plain run (roll_lyapunov.hpp).
+template <class Sink>
+SKIPSTONE_HD TrajectoryResult simulate_roll4_disc_lyapunov(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
+  if constexpr (wants_samples<Sink>::value) {
+    return simulate_roll4_disc<double>(spec, pt, sink);
+  } else {
+    DiscRollModel m;
+    PlateState s;
+    RollOptions opt;
+    if (!roll4_disc_setup(spec, pt, m, s, opt)) return masked_result();
+    RollLyapunovRun<DiscWall<double>> lr;
+    return lr.go(DiscWall<double>{m.R, 0.0, false}, RollModel{m.r, m.eta, m.G}, s, opt, sink);
+  }
+}
+
+// One roll3:<table> (N = 6) or roll4:<table> (N = 10) trajectory of a scan that asks for the
+// exponent.
+template <int N, TableKind TK, class Sink>
+SKIPSTONE_HD TrajectoryResult simulate_table_roll_lyapunov(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
+  if constexpr (wants_samples<Sink>::value) {
+    return simulate_table_roll<N, TK>(spec, pt, sink);
+  } else {
+    TrajectoryResult res = masked_result();
+    with_plane_table_of<TK>(spec, pt, [&](const auto& table) {
+      RollModel m;
+      PlateState s;
+      RollOptions opt;
+      int entry_part;
+      if (!table_roll_setup<N>(table, spec, pt, m, s, opt, entry_part)) return;
+      RollLyapunovRun<TableWall<std::decay_t<decltype(table)>, N, double>> lr;
+      res = lr.go(table_wall<N>(table), m, s, opt, sink, nullptr, entry_part);
+    });
+    return res;
+  }
+}
+
+}  // namespace skipstone

@@ -1,0 +1,396 @@
+// The Lyapunov exponent of the rolling models (include/skipstone/tangent/roll_lyapunov.hpp):
+// the variational equations' Jacobian-vector product against central differences of the
+// right-hand side; the tangent map over one edge passage and over a run of several against
+// central differences of the integrated trajectory, and that it fails without the saltation
+// terms; the exponent against Benettin's two-trajectory estimate on the same trajectory; the
+// integrable roll4:disc without spin coupling (eta = 0: exponent ~ log(t)/t); the mirror
+// x4 -> -x4 (a start on N^- gives the exponent of the mirrored start on N^+); the other
+// observables bit-identical with and without the exponent; the same for the rolling tables
+// (stadium, ellipse, square; roll3 and roll4); the config errors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "backends.hpp"
+#include "config_error.hpp"
+#include "skipstone/simulate.hpp"
+#include "skipstone/tangent/roll_lyapunov.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using namespace skipstone;
+using nlohmann::json;
+
+constexpr int kP = 9;  // roll4 plate coordinates (tangent/roll_junction.hpp)
+
+// Central differences of step 1e-7 of the rhs (rational in y): truncation ~1e-14, rounding ~1e-9.
+constexpr double kRhsJacobianTolerance = 1e-7;
+// The tangent map against central differences of step 1e-6 of the integrated trajectory (rtol =
+// atol = 1e-12): the trajectory's step sizes move with the start at the integrator's tolerance.
+constexpr double kJacobianTolerance = 1e-5;
+// Without the saltation terms the map is wrong by O(1).
+constexpr double kSaltationEffect = 1e-2;
+// Benettin's two-trajectory estimate (eps = 1e-8, renormalised every passage) against the
+// tangent exponent over the same time: O(eps) apart.
+constexpr double kTwoTrajectoryTolerance = 1e-4;
+// The mirror start on N^-: the same exponent up to the round-off of the mirrored arithmetic.
+constexpr double kMirrorTolerance = 1e-9;
+// The mirrored stadium start: x -> -x changes the wall coordinates' arithmetic, the trajectories
+// part at round-off and separate at the exponent's rate over t = 30.
+constexpr double kMirrorTableTolerance = 1e-6;
+
+const DiscRollModel kModel{1.0, 0.1, 0.5, 0.3};  // R, r, eta, G
+const PlateState kStart{1, {0.3, -0.2}, {-1.1, 0.7}, 0.4, 0.0, 0.61, -0.3, 0.25};
+
+RollOptions options(double t_max, std::uint64_t max_events = UINT64_MAX) {
+  return {t_max, max_events, 1e-6, 1.0, 1e-12, 1e-12, UINT64_MAX};
+}
+
+// Plate coordinates (roll_junction.hpp): roll4 all nine, roll3 the first five.
+void to_plate(const PlateState& s, double* c) {
+  const double v[kP] = {s.p.x, s.p.y, s.u.x, s.u.y, s.A12, s.u3, s.A13, s.A23, s.z};
+  for (int i = 0; i < kP; ++i) c[i] = v[i];
+}
+PlateState from_plate(int sheet, const double* c) {
+  return {sheet, {c[0], c[1]}, {c[2], c[3]}, c[5], c[8], c[4], c[6], c[7]};
+}
+
+RollModel roll_model(const DiscRollModel& m) { return {m.r, m.eta, m.G}; }
+DiscWall<double> wall(const DiscRollModel& m) { return {m.R, 0.0, false}; }
+
+// A wall, a model and a start: roll4:disc's circle or a table's wall.
+template <class Wall>
+struct Case {
+  static constexpr int P = Wall::Sys::N - 1;
+  Wall wall;
+  RollModel m;
+  PlateState s0;
+};
+Case<DiscWall<double>> disc_case(const DiscRollModel& m, const PlateState& s0 = kStart) {
+  return {wall(m), roll_model(m), s0};
+}
+
+// The edge entry times of a run (the boundary-map hook of table_roll.hpp).
+struct EntryTimes : DiscardSink {
+  std::vector<double> t;
+  void on_impact(double time, double, double, double) { t.push_back(time); }
+};
+
+// The plain run's plate state at t_max (which must fall on a flat part).
+template <class Wall>
+PlateState end_state(const Case<Wall>& c, const PlateState& s0, double t_max) {
+  DiscardSink sink;
+  RollEnd end;
+  run_table_roll(c.wall, c.m, s0, options(t_max), sink, &end);
+  EXPECT_TRUE(end.on_plate);
+  return end.state;
+}
+
+// The middle of the flight after the k-th edge passage (k >= 1), so that a run to it ends on
+// a flat part with k passages made.
+template <class Wall>
+double mid_flight_after(const Case<Wall>& c, const PlateState& s0, std::uint64_t k) {
+  DiscardSink sink;
+  const TrajectoryResult r = run_table_roll(c.wall, c.m, s0, options(INFINITY, k), sink);
+  EXPECT_EQ(r.events, k);
+  EntryTimes entries;
+  run_table_roll(c.wall, c.m, s0, options(INFINITY, k + 1), entries);
+  EXPECT_EQ(entries.t.size(), k + 1);
+  return 0.5 * (r.t_end + entries.t.back());
+}
+
+// max over the columns |J_tangent e_i - J_fd e_i| / max |J_fd e_i| of the map from s0 to t_max
+// in plate coordinates.
+template <class Wall>
+double jacobian_mismatch(const Case<Wall>& c, double t_max, bool saltation, std::uint64_t* breaks = nullptr) {
+  constexpr int P = Case<Wall>::P;
+  constexpr double h = 1e-6;
+  double c0[kP], worst = 0.0, scale = 0.0;
+  to_plate(c.s0, c0);
+  for (int i = 0; i < P; ++i) {
+    double cp[kP], cm[kP], fp[kP], fm[kP], e[kP] = {};
+    e[i] = 1.0;
+    for (int k = 0; k < kP; ++k) cp[k] = cm[k] = c0[k];
+    cp[i] += h;
+    cm[i] -= h;
+    to_plate(end_state(c, from_plate(c.s0.sheet, cp), t_max), fp);
+    to_plate(end_state(c, from_plate(c.s0.sheet, cm), t_max), fm);
+    RollLyapunovRun<Wall> lr;
+    lr.renormalise = false;
+    lr.saltation = saltation;
+    DiscardSink sink;
+    lr.go(c.wall, c.m, c.s0, options(t_max), sink, e);
+    EXPECT_FALSE(lr.edge_coords);
+    if (breaks) *breaks = lr.breaks;
+    for (int k = 0; k < P; ++k) {
+      const double fd = (fp[k] - fm[k]) / (2.0 * h);
+      worst = std::fmax(worst, std::fabs(lr.d[k] - fd));
+      scale = std::fmax(scale, std::fabs(fd));
+    }
+  }
+  return worst / scale;
+}
+
+TEST(RollingTangent, JacobianVectorProductMatchesFiniteDifferencesOfTheRhs) {
+  const DiscRimSystem sys{-1.0, 0.1, 0.5, 0.3, 1.0, 1.0};
+  const TangentRimSystem<DiscRimSystem> tsys{sys};
+  const double phi = 0.7;
+  const double y[10] = {0.3, -0.5, 0.4, std::cos(phi), std::sin(phi), 0.2, 0.25, -0.6, 0.35, 0.1};
+  double z[20], out[20];
+  for (int i = 0; i < 10; ++i) z[i] = y[i];
+  for (int j = 0; j < 10; ++j) {
+    for (int i = 0; i < 10; ++i) z[10 + i] = i == j ? 1.0 : 0.0;
+    tsys.rhs(z, out);
+    constexpr double h = 1e-7;
+    double yp[10], ym[10], fp[10], fm[10];
+    for (int i = 0; i < 10; ++i) yp[i] = ym[i] = y[i];
+    yp[j] += h;
+    ym[j] -= h;
+    sys.rhs(yp, fp);
+    sys.rhs(ym, fm);
+    for (int i = 0; i < 10; ++i) EXPECT_NEAR(out[10 + i], (fp[i] - fm[i]) / (2.0 * h), kRhsJacobianTolerance) << i << j;
+  }
+}
+
+TEST(RollingTangent, OnePassageMatchesFiniteDifferencesOfTheTrajectory) {
+  const auto c = disc_case(kModel);
+  const double t = mid_flight_after(c, kStart, 1);
+  const double with = jacobian_mismatch(c, t, true), without = jacobian_mismatch(c, t, false);
+  std::cout << "one passage (t = " << t << "): relative mismatch " << with << ", without saltation " << without << "\n";
+  EXPECT_LT(with, kJacobianTolerance);
+  EXPECT_GT(without, kSaltationEffect);
+}
+
+TEST(RollingTangent, ARunOfPassagesMatchesFiniteDifferencesOfTheTrajectory) {
+  for (double G : {0.0, 0.3}) {
+    DiscRollModel m = kModel;
+    m.G = G;
+    const auto c = disc_case(m);
+    const double t = mid_flight_after(c, kStart, 6);
+    const double with = jacobian_mismatch(c, t, true), without = jacobian_mismatch(c, t, false);
+    std::cout << "six passages, G " << G << " (t = " << t << "): relative mismatch " << with << ", without saltation "
+              << without << "\n";
+    EXPECT_LT(with, kJacobianTolerance) << G;
+    EXPECT_GT(without, kSaltationEffect) << G;
+  }
+}
+
+// The rolling tables (table_wall.hpp): the stadium (breaks where the curvature jumps), the
+// ellipse, a square (vertex pieces) for roll4, the stadium under in-plane gravity for roll3.
+PolygonTable square() {
+  PolygonTable sq{};
+  sq.n = 4;
+  sq.v[0] = {-1.0, -1.0};
+  sq.v[1] = {1.0, -1.0};
+  sq.v[2] = {1.0, 1.0};
+  sq.v[3] = {-1.0, 1.0};
+  sq.diameter = std::sqrt(8.0);
+  sq.corner_tol = 1e-9;
+  return sq;
+}
+// A start that meets the top wall at x = 0.9 moving along it, so that its passages roll over
+// the break at x = 1 (the stadium's cap, the square's corner).
+const PlateState kAlongTheWall{1, {0.0, 0.5}, {0.45, 0.25}, 0.4, 0.0, 0.2, -0.3, 0.25};
+
+template <int N, class Table>
+Case<TableWall<Table, N, double>> table_case(const Table& table, double G, const PlateState& s0 = kStart) {
+  return {table_wall<N>(table), {0.1, 0.5, G}, s0};
+}
+
+// min_breaks: the breaks of the wall (curvature jumps, vertex pieces) the run must cross.
+template <class Wall>
+void expect_tangent_map(const char* name, const Case<Wall>& c, std::uint64_t passages, std::uint64_t min_breaks) {
+  const double t = mid_flight_after(c, c.s0, passages);
+  std::uint64_t breaks = 0;
+  const double with = jacobian_mismatch(c, t, true, &breaks), without = jacobian_mismatch(c, t, false);
+  std::cout << name << ", " << passages << " passages (t = " << t << ", " << breaks
+            << " breaks): relative mismatch " << with << ", without saltation " << without << "\n";
+  EXPECT_GE(breaks, min_breaks) << name;
+  EXPECT_LT(with, kJacobianTolerance) << name;
+  EXPECT_GT(without, kSaltationEffect) << name;
+}
+
+TEST(RollingTangent, TheTablesMatchFiniteDifferencesOfTheTrajectory) {
+  expect_tangent_map("roll4:stadium", table_case<10>(StadiumTable{1.0, 1.0}, 0.3, kAlongTheWall), 6, 1);
+  expect_tangent_map("roll4:ellipse", table_case<10>(EllipseTable{2.0, 1.0}, 0.0), 6, 0);
+  expect_tangent_map("roll4:polygon (square)", table_case<10>(square(), 0.3, kAlongTheWall), 6, 1);
+  expect_tangent_map("roll3:stadium, in-plane gravity", table_case<6>(StadiumTable{1.0, 1.0}, 0.4, kAlongTheWall), 6, 0);
+  expect_tangent_map("roll3:polygon (square)", table_case<6>(square(), 0.0, kAlongTheWall), 6, 1);
+}
+
+// The exponent of the run from s0 to t_max (start vector d0, or the uniform one).
+template <class Wall>
+TrajectoryResult lyapunov_run(const Case<Wall>& c, const PlateState& s0, double t_max, const double* d0 = nullptr) {
+  RollLyapunovRun<Wall> lr;
+  DiscardSink sink;
+  return lr.go(c.wall, c.m, s0, options(t_max), sink, d0);
+}
+TrajectoryResult lyapunov_run(const DiscRollModel& m, const PlateState& s0, double t_max) {
+  return lyapunov_run(disc_case(m), s0, t_max);
+}
+
+// Benettin's estimate from a neighbour at distance eps, both restarted from their plate states
+// in the middle of every flight, the separation measured and moved back to eps along itself,
+// over `passages` edge passages; returns the tangent exponent over the same time in *tangent.
+template <class Wall>
+double two_trajectory_exponent(const Case<Wall>& c, std::uint64_t passages, double* tangent) {
+  constexpr int P = Case<Wall>::P;
+  constexpr double kEps = 1e-8;
+  double d[kP] = {}, z[kP];
+  for (int i = 0; i < P; ++i) d[i] = 1.0 / std::sqrt(double(P));
+  PlateState s = c.s0;
+  double log_sum = 0.0, t = 0.0;
+  for (std::uint64_t k = 0; k < passages; ++k) {
+    const double dt = mid_flight_after(c, s, 1);
+    to_plate(s, z);
+    double zp[kP], fa[kP], fb[kP];
+    for (int i = 0; i < kP; ++i) zp[i] = z[i] + kEps * d[i];
+    const PlateState a = end_state(c, s, dt);
+    to_plate(a, fa);
+    to_plate(end_state(c, from_plate(s.sheet, zp), dt), fb);
+    double n2 = 0.0;
+    for (int i = 0; i < P; ++i) {
+      d[i] = (fb[i] - fa[i]) / kEps;
+      n2 += d[i] * d[i];
+    }
+    log_sum += 0.5 * std::log(n2);
+    for (double& v : d) v /= std::sqrt(n2);
+    s = a;
+    t += dt;
+  }
+  const TrajectoryResult r = lyapunov_run(c, c.s0, t);
+  EXPECT_EQ(r.events, passages);
+  *tangent = r.lyapunov;
+  return log_sum / t;
+}
+
+TEST(RollingLyapunov, AgreesWithTwoNeighbouringTrajectories) {
+  double tangent;
+  const double two = two_trajectory_exponent(disc_case(kModel), 40, &tangent);
+  EXPECT_NEAR(tangent, two, kTwoTrajectoryTolerance);
+  std::cout << "roll4:disc (R 1, r 0.1, eta 0.5, G 0.3): lyapunov " << tangent << ", two trajectories " << two << "\n";
+}
+
+TEST(RollingLyapunov, TheStadiumAgreesWithTwoNeighbouringTrajectories) {
+  double tangent;
+  const double two = two_trajectory_exponent(table_case<10>(StadiumTable{1.0, 1.0}, 0.3), 40, &tangent);
+  EXPECT_NEAR(tangent, two, kTwoTrajectoryTolerance);
+  std::cout << "roll4:stadium: lyapunov " << tangent << ", two trajectories " << two << "\n";
+}
+
+// The stadium is symmetric under x -> -x: p1, u1, A12 and A13 change sign. The mirrored start
+// with the mirrored start vector has the same exponent (until round-off separates the two
+// trajectories: t = 30).
+TEST(RollingLyapunov, TheMirroredStartInTheStadiumHasTheSameExponent) {
+  PlateState m = kStart;
+  m.p.x = -m.p.x;
+  m.u.x = -m.u.x;
+  m.A12 = -m.A12;
+  m.A13 = -m.A13;
+  double d[kP], dm[kP];
+  for (int i = 0; i < kP; ++i) d[i] = dm[i] = 1.0 / 3.0;
+  dm[0] = dm[2] = dm[4] = dm[6] = -1.0 / 3.0;
+  const auto c = table_case<10>(StadiumTable{1.0, 1.0}, 0.3);
+  const TrajectoryResult a = lyapunov_run(c, kStart, 30.0, d), b = lyapunov_run(c, m, 30.0, dm);
+  EXPECT_EQ(a.events, b.events);
+  EXPECT_NEAR(a.lyapunov, b.lyapunov, kMirrorTableTolerance * std::fabs(a.lyapunov));
+}
+
+// eta = 0 decouples the spin: the passages are those of a ball rolling round a fixed rim and the
+// disc's rotation symmetry makes the flat-part map integrable; the exponent decays like
+// log(t)/t (the shear between neighbouring energies).
+TEST(RollingLyapunov, IntegrableDiscDecaysLikeLogTOverT) {
+  DiscRollModel m = kModel;
+  m.eta = 0.0;
+  m.G = 0.0;
+  double prev = INFINITY;
+  for (double t : {1e2, 1e3, 1e4}) {
+    const TrajectoryResult r = lyapunov_run(m, kStart, t);
+    const double ratio = r.lyapunov * t / std::log(t);
+    std::cout << "eta = 0: t " << t << " lyapunov " << r.lyapunov << " lyapunov t / log t " << ratio << "\n";
+    EXPECT_LT(ratio, 3.0);
+    EXPECT_LT(r.lyapunov, prev);
+    prev = r.lyapunov;
+  }
+}
+
+TEST(RollingLyapunov, TheMirrorStartOnTheOtherFaceHasTheSameExponent) {
+  for (double eta : {0.0, 0.5}) {
+    DiscRollModel m = kModel;
+    m.eta = eta;
+    PlateState minus = kStart;
+    minus.sheet = -1;
+    const TrajectoryResult a = lyapunov_run(m, kStart, 200.0), b = lyapunov_run(m, minus, 200.0);
+    EXPECT_NEAR(a.lyapunov, b.lyapunov, kMirrorTolerance * std::fabs(a.lyapunov)) << eta;
+    EXPECT_EQ(a.events, b.events);
+  }
+}
+
+json disc_config(const json& observables, const std::string& system = "roll4:disc") {
+  json j = json::parse(R"({"system": "roll4:disc",
+    "parameters": {"R": 1.0, "r": 0.1, "eta": 0.5, "g_effective": 0.3},
+    "initial": {"start": "plate", "x2": -0.2, "z": 0.0, "v1": -1.1, "v2": 0.7, "v3": 0.4,
+                "S12": 0.61, "S13": -0.3, "S23": 0.25},
+    "scan": {"type": "grid", "axes": [{"param": "x1", "min": -0.5, "max": 0.5, "n": 6}]},
+    "stop": {"t_max": 50.0}})");
+  j["system"] = system;
+  if (system != "roll4:disc") j["parameters"]["half_length"] = 0.5;
+  if (system.rfind("roll3:", 0) == 0)
+    for (const char* k : {"z", "v3", "S13", "S23"}) j["initial"].erase(k);
+  if (!observables.is_null()) j["observables"] = observables;
+  return j;
+}
+
+TEST(RollingLyapunov, RequestingItLeavesTheOtherObservablesBitIdentical) {
+  for (const char* system : {"roll4:disc", "roll4:stadium", "roll3:stadium"}) {
+    SCOPED_TRACE(system);
+    const RunConfig plain = skipstone::testing::config_from(disc_config(nullptr, system));
+    json with = plain.observables;
+    with.push_back("lyapunov");
+    with.push_back("lyapunov_per_event");
+    const RunConfig lyap = skipstone::testing::config_from(disc_config(with, system));
+    EXPECT_EQ(lyap.spec.lyapunov_vectors, 1);
+    const std::uint64_t n = 6;
+    std::vector<TrajectoryResult> a(n), b(n);
+    cpu::run_chunk(plain.spec, 0, n, a.data());
+    cpu::run_chunk(lyap.spec, 0, n, b.data());
+    for (std::uint64_t i = 0; i < n; ++i) {
+      EXPECT_GT(b[i].events, 0u) << i;
+      EXPECT_TRUE(std::isfinite(b[i].lyapunov)) << i;
+      EXPECT_TRUE(std::isnan(a[i].lyapunov)) << i;
+      b[i].lyapunov = a[i].lyapunov;
+      b[i].lyapunov_per_event = a[i].lyapunov_per_event;
+      EXPECT_EQ(std::memcmp(&a[i], &b[i], sizeof(TrajectoryResult)), 0) << i;
+    }
+  }
+}
+
+// The error a config gets, or "" when it is accepted.
+std::string config_error(const json& j) {
+  try {
+    skipstone::testing::config_from(j);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(RollingLyapunovConfig, FloatIsRefusedAndTheClosedFormModelsHaveNoExponentYet) {
+  for (const char* system : {"roll4:disc", "roll4:stadium", "roll3:stadium"}) {
+    json j = disc_config(json::array({"lyapunov"}), system);
+    j["options"] = {{"precision", "float"}};
+    const std::string err = config_error(j);
+    EXPECT_NE(err.find("observables[0]"), std::string::npos) << err;
+    EXPECT_NE(err.find("double"), std::string::npos) << err;
+  }
+  const json strip = json::parse(R"({"system": "roll3:strip", "parameters": {"eta": 0.5, "r": 0.1}, "initial": {"start": "plate"},
+    "stop": {"t_max": 10.0}, "observables": ["lyapunov"]})");
+  const std::string err = config_error(strip);
+  EXPECT_NE(err.find("is not an observable of system roll3:strip"), std::string::npos) << err;
+}
+
+}  // namespace
