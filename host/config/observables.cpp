@@ -40,6 +40,10 @@ const std::vector<ObservableInfo>& catalogue() {
       {"hole", O::float64, "index in stop.holes of the hole it left through, -1 none; NaN where masked or failed", I::hole},
       {"mean_free_time", O::float64, "mean flight time between consecutive impacts: (t of the last impact - t of the first) / (impacts - 1)", I::mean_free_time},
       {"coverage", O::float64, "fraction of the cells of outputs.coverage (boundary coordinates s, p) that its impacts visited", I::coverage},
+      {"normal_force_min", O::float64, "least normal part N of the surface's force on the ball per unit mass over the run (< 0: the surface must pull)", I::normal_force_min},
+      {"friction_ratio_max", O::float64, "largest |friction| / N over the times where N > 0: the least static friction coefficient the run needs; 0 if N > 0 nowhere", I::friction_ratio_max},
+      {"detach_time", O::float64, "first time N < 0 (a real ball would leave the surface); NaN if never", I::detach_time},
+      {"slip_time", O::float64, "first time |friction| > mu_s N (parameters.mu_s); NaN if never", I::slip_time},
   };
   return c;
 }

@@ -34,6 +34,10 @@ struct TrajectoryResult {
   double hole;         // the index in stop.holes of the hole it left through, -1 none
   double mean_free_time;  // (t of the last impact - t of the first) / (impacts - 1), NaN below 2 impacts
   double coverage;        // fraction of the cells of outputs.coverage its impacts visited
+  // the rolling ball's contact force per unit mass (contact_force.hpp): the least normal part,
+  // the largest |friction| / normal part where the normal part is > 0, the first times it is < 0
+  // and that |friction| > mu_s times it (NaN: never)
+  double normal_force_min, friction_ratio_max, detach_time, slip_time;
 };
 SKIPSTONE_HD SKIPSTONE_INLINE TrajectoryResult empty_result() {
   const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -56,6 +60,7 @@ SKIPSTONE_HD SKIPSTONE_INLINE TrajectoryResult empty_result() {
   r.escape_time = nan;
   r.hole = -1.0;
   r.mean_free_time = r.coverage = nan;
+  r.normal_force_min = r.friction_ratio_max = r.detach_time = r.slip_time = nan;
   return r;
 }
 

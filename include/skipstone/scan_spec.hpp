@@ -77,7 +77,8 @@ enum class MomentForm : std::int32_t { gamma = 0, eta = 1, beta = 2 };
   X(P_X1, "x1")                  /* rolling plate start: position x1 on the + sheet */               \
   X(P_G_EFF, "g_effective")      /* effective gravity of a rolling ball, g / (1 + gamma^2) */        \
   X(P_X2, "x2")                  /* rolling plate start: position x2 (roll4:disc) */                 \
-  X(P_SIGMA, "sigma")            /* roll3:strip, roll4:planes state: arc length on the stadium */
+  X(P_SIGMA, "sigma")            /* roll3:strip, roll4:planes state: arc length on the stadium */   \
+  X(P_MU_S, "mu_s")              /* rolling: static friction coefficient of slip_time */
 
 enum Param : std::int32_t {
 #define SKIPSTONE_PARAM_ID(id, name) id,
@@ -130,6 +131,7 @@ struct ScanSpec {
   std::int32_t lyapunov_vectors;  // tangent vectors of the Lyapunov observables: 0 (none asked), 1 or 5
   HoleSet holes;                  // stop.holes of the 2D no-slip tables (n = 0: a closed table)
   bool impulse_ratios;            // the no-slip impacts' impulse ratios are asked for
+  bool contact_forces;            // the rolling contact-force observables are asked for (contact_force.hpp)
   // StartKind::state: row i of `state_rows` (state_columns values, host memory: the CPU backend
   // only) gives trajectory i's parameters state_params[0 .. state_columns); null otherwise.
   const double* state_rows;
