@@ -191,6 +191,8 @@ std::vector<Workload> workloads(const WorkloadSizes& z) {
        roll4_gravity_config(z.roll4_count, z.roll4_t_max), roll_rates,
        {}, float_kernel_config(roll4_gravity_config(z.roll4_count, z.roll4_t_max)),
        {caustics[0], caustics[1], {"z_drift", &TrajectoryResult::z_drift}}, true, ""},
+      {"roll4_disc_contact", "roll4:disc as above, with the contact-force observables (off the SIMD lanes)",
+       roll4_contact_config(z.roll4_count, z.roll4_t_max), roll_rates, {}, nullptr, {}, false, "roll4_disc_gravity"},
       roll4_table("roll4_table_disc_gravity", "roll4:stadium, half_length 0 (the disc, general table model), same setting",
                   "roll4:stadium", {{"half_length", 0.0}, {"R", 1.0}}, false),
       roll4_table("roll4_stadium_gravity", "roll4:stadium, half_length 1, R 1, same setting", "roll4:stadium",
