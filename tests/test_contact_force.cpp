@@ -170,6 +170,34 @@ TEST(ContactForce, Roll4DiscAgreesWithSecondDifferencesOfTheCentre) {
   check_against_differences(kDisc, 4, &edges);
 }
 
+// The extremes are those of the step points: normal_force_min against the least N of second
+// differences on a grid 1000 times as fine as the steps (dt = 1e-3), roll3:stadium.
+constexpr double kSamplingGap = 1e-2;  // relative; measured 5e-4 (printed)
+TEST(ContactForce, StepPointExtremesAreCloseToAFineSampling) {
+  const RunConfig rc = parse_config_text(kStadium);
+  const double g = rc.spec.params[P_G];
+  DiscardSink none;
+  const TrajectoryResult res = simulate_trajectory(rc.spec, 0, none);
+  Recorder fine;
+  const double dt = 1e-3;
+  for (int k = 1; k * dt < rc.spec.t_max - kH; ++k)
+    for (double d : {-kH, 0.0, kH}) fine.times.push_back(k * dt + d);
+  simulate_trajectory(rc.spec, 0, fine);
+  ASSERT_EQ(fine.rows.size(), fine.times.size());
+  double n_min = INFINITY;
+  for (std::size_t i = 0; i + 2 < fine.rows.size(); i += 3) {
+    const DiscRow &a = fine.rows[i], &b = fine.rows[i + 1], &c = fine.rows[i + 2];
+    if (!on_edge(a) || !on_edge(b) || !on_edge(c)) continue;
+    const Vec3 acc = second_difference(a, b, c);
+    n_min = std::min(n_min, dot(Vec3{acc.x, acc.y + g, acc.z}, b.nu));
+  }
+  const double gap = (res.normal_force_min - n_min) / std::fabs(n_min);
+  std::cout << "roll3:stadium normal_force_min: step points " << res.normal_force_min << ", dt = 1e-3 grid " << n_min
+            << ", relative gap " << gap << "\n";
+  EXPECT_GT(gap, -kFiniteDifference);  // the steps cannot go below the true least value
+  EXPECT_LT(gap, kSamplingGap);
+}
+
 // Without gravity the plate pulls on every passage: N = -v1^2/r + f_s v2^2 with f_s = -sin(phi) /
 // (R + r sin(phi)) from the row state (u = (v1, v2, v3), |nu| = sin(phi)), and N = 0 between.
 TEST(ContactForce, GravityFreeDiscPullsOnEveryPassageByTheClosedForm) {
