@@ -3,8 +3,9 @@
 // in a round wall (disc; cylinder:disc) and the rim passages of roll4:disc, its Figure-18 system
 // and the rolling tables roll3:<table>, roll4:<table> - run their trajectories in lanes, one
 // block of trajectories per iteration (noslip_lane_block.hpp, rim_lane_block.hpp,
-// table_roll_lanes.hpp); every other system, and every scan that asks for Lyapunov exponents or
-// has holes in the wall, one trajectory per iteration (ensemble.inl).
+// table_roll_lanes.hpp); every other system, and every scan that asks for Lyapunov exponents,
+// impulse ratios or contact forces or has holes in the wall, one trajectory per iteration
+// (ensemble.inl).
 #include <omp.h>
 
 #include <algorithm>
@@ -196,10 +197,10 @@ void run_chunk_collecting(const ScanSpec& spec, std::uint64_t first, std::uint64
 void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
                DoneCounter* done) {
   const SystemTraits* system = find_system(spec.model, spec.table);
-  // the lanes carry no tangent vectors, no impulse ratios and do not test for holes: a scan that
-  // asks for Lyapunov exponents or impulse ratios or has holes in the wall runs one trajectory
-  // per iteration
-  const bool off_lanes = spec.lyapunov_vectors > 0 || spec.impulse_ratios || spec.holes.n > 0;
+  // the lanes carry no tangent vectors, no impulse ratios, no contact forces and do not test for
+  // holes: a scan that asks for Lyapunov exponents, impulse ratios or contact forces or has holes
+  // in the wall runs one trajectory per iteration
+  const bool off_lanes = spec.lyapunov_vectors > 0 || spec.impulse_ratios || spec.contact_forces || spec.holes.n > 0;
   const Lanes lanes = system && !off_lanes ? system->lanes : Lanes::none;
   const bool in_float = spec.precision == Precision::float32;
   if (lanes == Lanes::rim && spec.model == ModelKind::roll3_table)

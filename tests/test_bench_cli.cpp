@@ -59,6 +59,9 @@ TEST_F(CliTest, BenchQuickWritesJsonWithPositiveRates) {
   // roll4:disc, so that their ratio is one of the cost of a step alone
   EXPECT_EQ(b["roll4_table_disc_gravity"]["events"], b["roll4_disc_gravity"]["events"]);
   EXPECT_EQ(b["roll4_table_disc_gravity"]["status_counts"], b["roll4_disc_gravity"]["status_counts"]);
+  // the contact-force observables run off the lanes and leave the trajectories as they are
+  EXPECT_EQ(b["roll4_disc_contact"]["events"], b["roll4_disc_gravity"]["events"]);
+  EXPECT_EQ(b["roll4_disc_contact"]["over_baseline"]["baseline"], "roll4_disc_gravity");
   for (const char* key : {"roll3_stadium_gravity", "roll3_ellipse_gravity"})
     for (const char* rate : {"steps", "trajectories", "rim_passages"}) expect_positive_rate(b[key]["backend"], rate, key);
   for (const char* rate : {"unmasked_points", "all_points", "steps"})

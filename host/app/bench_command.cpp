@@ -48,7 +48,8 @@ const char* const kBenchHelp =
     "no-slip cylinder:stadium with gravity without and with the largest Lyapunov exponent (the\n"
     "tangent dynamics' cost: its rates over the plain run's, side by side too), the\n"
     "Figure-18 map of roll4:disc-transversal (trajectories/s, integrator steps/s),\n"
-    "roll4:disc with gravity (steps/s, trajectories/s) and, on the general rolling tables,\n"
+    "roll4:disc with gravity (steps/s, trajectories/s; also with the contact-force\n"
+    "observables, over the plain run) and, on the general rolling tables,\n"
     "roll4:stadium and roll4:ellipse in the same setting (roll4:stadium also with the largest\n"
     "Lyapunov exponent, over its plain run), roll4:stadium with half_length 0 (the\n"
     "disc through the general model), roll3:stadium with in-plane gravity and its rim_entry exit\n"
@@ -192,6 +193,8 @@ std::vector<Workload> workloads(const WorkloadSizes& z) {
        roll4_gravity_config(z.roll4_count, z.roll4_t_max), roll_rates,
        {}, float_kernel_config(roll4_gravity_config(z.roll4_count, z.roll4_t_max)),
        {caustics[0], caustics[1], {"z_drift", &TrajectoryResult::z_drift}}, true, ""},
+      {"roll4_disc_contact", "roll4:disc as above, with the contact-force observables (off the SIMD lanes)",
+       roll4_contact_config(z.roll4_count, z.roll4_t_max), roll_rates, {}, nullptr, {}, false, "roll4_disc_gravity"},
       roll4_table("roll4_table_disc_gravity", "roll4:stadium, half_length 0 (the disc, general table model), same setting",
                   "roll4:stadium", {{"half_length", 0.0}, {"R", 1.0}}, false),
       roll4_table("roll4_stadium_gravity", "roll4:stadium, half_length 1, R 1, same setting", "roll4:stadium",

@@ -87,6 +87,13 @@ json roll4_gravity_config(std::uint64_t count, double t_max) {
   return roll4_table_gravity_config("roll4:disc", {{"R", 1.0}}, count, t_max);
 }
 
+json roll4_contact_config(std::uint64_t count, double t_max) {
+  json j = roll4_gravity_config(count, t_max);
+  j["observables"] = {"status", "events", "t_end", "energy_error", "z_min", "normal_force_min", "friction_ratio_max",
+                      "detach_time", "slip_time"};
+  return j;
+}
+
 json roll4_table_gravity_config(const char* system, const json& table, std::uint64_t count, double t_max) {
   json parameters = {{"r", 0.1}, {"eta", 0.5}, {"g_effective", 1.0}};
   parameters.update(table);

@@ -41,6 +41,8 @@ nlohmann::json figure18_grid_config(std::uint64_t n, double tol = 1e-11);
 // roll4:disc with gravity, the Figure-20 setting (R 1, r 0.1, eta 0.5, g_effective 1, plate start
 // at x1 = -0.715), random v1 in [-2, -0.2] and S12 in [0.3, 0.9].
 nlohmann::json roll4_gravity_config(std::uint64_t count, double t_max);
+// The same scan asking for the contact-force observables (off the SIMD lanes).
+nlohmann::json roll4_contact_config(std::uint64_t count, double t_max);
 // The same setting (start, scan, seed, stop) on another roll4 system with its table's parameters:
 // e.g. roll4:stadium with half_length 0, the disc through the general table model.
 nlohmann::json roll4_table_gravity_config(const char* system, const nlohmann::json& table, std::uint64_t count,

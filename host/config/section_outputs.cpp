@@ -18,6 +18,11 @@ bool is_lyapunov(const std::string& name) {
   const std::vector<std::string> group = observable_names(kObsLyapunov | kObsLyapunovSpectrum);
   return std::find(group.begin(), group.end(), name) != group.end();
 }
+// The observables of the rolling contact force.
+bool is_contact(const std::string& name) {
+  const std::vector<std::string> group = observable_names(kObsContact);
+  return std::find(group.begin(), group.end(), name) != group.end();
+}
 }  // namespace
 
 void read_observables(JsonReader& top, RunConfig& rc) {
@@ -49,10 +54,12 @@ void read_observables(JsonReader& top, RunConfig& rc) {
   rc.resolved["observables"] = rc.observables;
   rc.spec.lyapunov_vectors = 0;
   rc.spec.impulse_ratios = false;
+  rc.spec.contact_forces = false;
   for (const auto& name : rc.observables) {
     if (is_lyapunov(name))
       rc.spec.lyapunov_vectors = std::max(rc.spec.lyapunov_vectors, name == "lyapunov_spectrum" ? kLyapunovSpectrumLength : 1);
     if (name == "impulse_ratio_max" || name == "impulse_ratio_mean") rc.spec.impulse_ratios = true;
+    if (is_contact(name)) rc.spec.contact_forces = true;
   }
 }
 

@@ -32,6 +32,7 @@ std::vector<ParamRule> rolling_parameters(std::vector<ParamRule> size, const std
   size.push_back(rule("g", P_G, 0.0, any, "any number (physical gravity; the rolling ball falls at g/(1+gamma^2))"));
   size.push_back(rule("g_effective", P_G_EFF, 0.0, any,
                       "any number (the paper's effective gravity g/(1+gamma^2); give g or g_effective, not both)"));
+  size.push_back(rule("mu_s", P_MU_S, 1.0, nonneg, ">= 0 (static friction coefficient of the observable slip_time)"));
   return size;
 }
 
@@ -49,7 +50,8 @@ std::vector<std::string> observable_names(std::uint32_t groups) {
       {kObsEscape, {"escape_time", "hole", "mean_free_time", "coverage"}},
       {kObsState, {"final_state"}},
       {kObsImpulse, {"impulse_ratio_max", "impulse_ratio_mean"}},
-      {kObsRubber, {"gamma_drift", "twist_max", "gamma3_mean"}}};
+      {kObsRubber, {"gamma_drift", "twist_max", "gamma3_mean"}},
+      {kObsContact, {"normal_force_min", "friction_ratio_max", "detach_time", "slip_time"}}};
   std::vector<std::string> names;
   for (const auto& [group, of_group] : named)
     if (groups & group) names.insert(names.end(), of_group.begin(), of_group.end());

@@ -36,6 +36,10 @@ struct TrajectoryResult {
   double coverage;        // fraction of the cells of outputs.coverage its impacts visited
   // rubber:sphere: largest ||gamma| - 1|, largest |Omega . gamma| / |Omega0|, time mean of gamma_3
   double gamma_drift, twist_max, gamma3_mean;
+  // the rolling ball's contact force per unit mass (contact_force.hpp): the least normal part,
+  // the largest |friction| / normal part where the normal part is > 0, the first times it is < 0
+  // and that |friction| > mu_s times it (NaN: never)
+  double normal_force_min, friction_ratio_max, detach_time, slip_time;
 };
 SKIPSTONE_HD SKIPSTONE_INLINE TrajectoryResult empty_result() {
   const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -59,6 +63,7 @@ SKIPSTONE_HD SKIPSTONE_INLINE TrajectoryResult empty_result() {
   r.hole = -1.0;
   r.mean_free_time = r.coverage = nan;
   r.gamma_drift = r.twist_max = r.gamma3_mean = nan;
+  r.normal_force_min = r.friction_ratio_max = r.detach_time = r.slip_time = nan;
   return r;
 }
 

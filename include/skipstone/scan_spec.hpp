@@ -84,7 +84,8 @@ enum class MomentForm : std::int32_t { gamma = 0, eta = 1, beta = 2 };
   X(P_I3, "I3")                                                                                      \
   X(P_MU, "mu")                  /* rubber:sphere: mass of the ball */                               \
   X(P_THETA, "theta")            /* rubber:sphere start: polar angle of gamma0 from body axis 3 */   \
-  X(P_PHI, "phi")                /* rubber:sphere start: azimuth of gamma0 */
+  X(P_PHI, "phi")                /* rubber:sphere start: azimuth of gamma0 */                        \
+  X(P_MU_S, "mu_s")              /* rolling: static friction coefficient of slip_time */
 
 enum Param : std::int32_t {
 #define SKIPSTONE_PARAM_ID(id, name) id,
@@ -137,6 +138,7 @@ struct ScanSpec {
   std::int32_t lyapunov_vectors;  // tangent vectors of the Lyapunov observables: 0 (none asked), 1 or 5
   HoleSet holes;                  // stop.holes of the 2D no-slip tables (n = 0: a closed table)
   bool impulse_ratios;            // the no-slip impacts' impulse ratios are asked for
+  bool contact_forces;            // the rolling contact-force observables are asked for (contact_force.hpp)
   // StartKind::state: row i - state_first of `state_rows` (state_columns values, in memory the
   // kernel reaches: the whole file on the CPU, a chunk's rows copied to the device on CUDA) gives
   // trajectory i's parameters state_params[0 .. state_columns); null otherwise.

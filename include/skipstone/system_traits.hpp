@@ -42,13 +42,16 @@ enum ObservableGroup : std::uint32_t {
   kObsImpulse = 1u << 7,   // impulse_ratio_max, impulse_ratio_mean: the friction a no-slip impact needs
   kObsLyapunovSpectrum = 1u << 8,  // lyapunov_spectrum: the 2D no-slip tables
   kObsEscape = 1u << 9,    // escape_time, hole, mean_free_time, coverage: the 2D no-slip tables
+  kObsContact = 1u << 10,  // normal_force_min, friction_ratio_max, detach_time, slip_time: rolling contact force
   kObsRubber = 1u << 11,   // gamma_drift, twist_max, gamma3_mean: rubber:sphere
 };
 // Groups a run computes only when its config names them: the tangent dynamics of the Lyapunov
-// exponents cost more than the trajectory, the final state takes the collecting CPU path, the
+// exponents cost more than the trajectory, the final state takes the collecting path, the
 // impulse ratios are off the SIMD lanes, and the escape group needs stop.holes or
-// outputs.coverage (mean_free_time and coverage run on the CPU backend's one-trajectory path).
-constexpr std::uint32_t kObsOptIn = kObsLyapunov | kObsLyapunovSpectrum | kObsState | kObsImpulse | kObsEscape;
+// outputs.coverage (mean_free_time and coverage run on the CPU backend's one-trajectory path),
+// and the contact forces are evaluated at every integrator step, off the SIMD lanes.
+constexpr std::uint32_t kObsOptIn =
+    kObsLyapunov | kObsLyapunovSpectrum | kObsState | kObsImpulse | kObsEscape | kObsContact;
 
 // The bit of a start kind in SystemTraits::starts.
 constexpr std::uint32_t start_bit(StartKind k) { return 1u << static_cast<std::uint32_t>(k); }
@@ -94,7 +97,7 @@ constexpr SystemTraits noslip(const char* name, ModelKind m, TableKind t, bool r
 constexpr SystemTraits rolling(const char* name, ModelKind m, TableKind t) {
   const bool sinai = t == TableKind::sinai, roll3 = m == ModelKind::roll3_table;
   const std::uint32_t faces = interior | start_bit(StartKind::plate_minus);
-  const std::uint32_t obs = noslip_obs | kObsExit;
+  const std::uint32_t obs = noslip_obs | kObsExit | kObsContact;
   return {name, m, t, 3, roll3 ? faces | start_bit(StartKind::rim_entry) : faces,
           (t == TableKind::disc ? obs | kObsCaustic : obs) | kObsLyapunov, true, Lanes::rim, sinai, !(sinai && roll3),
           Sampling::sink};
@@ -123,15 +126,15 @@ inline constexpr SystemTraits kSystems[] = {
     {"roll4:disc-transversal", ModelKind::roll_disc_transversal, TableKind::none, 2, start_bit(StartKind::rim_entry),
      kObsCore | kObsExit, true, Lanes::rim, true, false, Sampling::closed_form},
     {"roll4:planes", ModelKind::roll_planes, TableKind::none, 3, traits_detail::interior | traits_detail::state_file,
-     traits_detail::noslip_obs | kObsState,
+     traits_detail::noslip_obs | kObsState | kObsContact,
      false, Lanes::none, false, true, Sampling::closed_form},
     {"roll3:strip", ModelKind::roll_strip, TableKind::none, 2, traits_detail::interior | traits_detail::state_file,
-     traits_detail::noslip_obs | kObsState,
+     traits_detail::noslip_obs | kObsState | kObsContact,
      false, Lanes::none, false, true, Sampling::closed_form},
     {"roll3:inside-cylinder", ModelKind::roll_inside_cylinder, TableKind::none, 3, traits_detail::interior,
-     traits_detail::noslip_obs | kObsState, false, Lanes::none, false, true, Sampling::closed_form},
+     traits_detail::noslip_obs | kObsState | kObsContact, false, Lanes::none, false, true, Sampling::closed_form},
     {"roll4:disc", ModelKind::roll_disc, TableKind::none, 3,
-     traits_detail::interior | start_bit(StartKind::plate_minus), traits_detail::noslip_obs | kObsCaustic | kObsLyapunov, true,
+     traits_detail::interior | start_bit(StartKind::plate_minus), traits_detail::noslip_obs | kObsCaustic | kObsLyapunov | kObsContact, true,
      Lanes::rim, false, true, Sampling::sink},
     traits_detail::rolling("roll3:disc", ModelKind::roll3_table, TableKind::disc),
     traits_detail::rolling("roll3:stadium", ModelKind::roll3_table, TableKind::stadium),

@@ -19,6 +19,7 @@
 // 1e-5), as the float no-slip kernels do.
 #pragma once
 #include "skipstone/precision.hpp"
+#include "skipstone/rolling/contact_force.hpp"
 #include "skipstone/rolling/disc_junction.hpp"
 #include "skipstone/rolling/disc_output.hpp"
 #include "skipstone/rolling/disc_transversal.hpp"
@@ -48,6 +49,13 @@ struct DiscRimSystemT {
   template <class U>
   SKIPSTONE_HD void rhs(const U* y, U* f) const {
     disc_rim_rhs(kappa, r, eta, G, y, f);
+  }
+  // The surface's force on the ball per unit mass at y (contact_force.hpp), gravity along the axis.
+  SKIPSTONE_HD ContactForce<T> contact(const T* y) const {
+    T fc, fs, f[N];
+    disc_transversal_rhs(kappa, r, eta, y, f, fc, fs);
+    longitudinal_rhs(fc, fs, r, eta, G, y, f);
+    return edge_contact(y, f, fc, fs, r, T(0), T(0), T(0), f[6] + physical_gravity(G, eta));
   }
   SKIPSTONE_HD void project(T* y) const {
     project_transversal(y, xi);

@@ -41,6 +41,7 @@
 // Templated on the scalar type T of the state (double; float for the float kernels, whose wall
 // piece is the double one rounded once: edge_arc.hpp).
 #pragma once
+#include "skipstone/rolling/contact_force.hpp"
 #include "skipstone/rolling/disc_transversal.hpp"
 #include "skipstone/rolling/edge_arc.hpp"
 
@@ -88,6 +89,30 @@ struct EdgeSystem {
       inplane_gravity_rhs(G, y[3], e1y, e2y, f[0], f[1]);
     }
     if constexpr (N == 10) longitudinal_rhs(fc, fs, r, eta, G, y, f);
+  }
+
+  // The surface's force on the ball per unit mass at y (contact_force.hpp), under the physical
+  // gravity: roll3's along -y in the plate (parts along nu, tau, e2), roll4's along the axis.
+  SKIPSTONE_HD ContactForce<T> contact(const T* y) const {
+    const T q = y[5];
+    T kn, kd, C, fc, fs, f[N];
+    arc.curvature_terms(q, kn, kd, C);
+    edge_transversal_rhs(kn, kd, C, r, eta, y, f, fc, fs);
+    const T g = physical_gravity(G, eta);
+    T g_nu = T(0), g_tau = T(0), g_2 = T(0), f3 = T(0);
+    if (inplane_gravity()) {
+      T e1y, e2y;
+      arc.normal_y(q, e1y, e2y);
+      inplane_gravity_rhs(G, y[3], e1y, e2y, f[0], f[1]);
+      g_nu = -g * y[4] * e1y;
+      g_tau = -g * y[3] * e1y;
+      g_2 = -g * e2y;
+    }
+    if constexpr (N == 10) {
+      longitudinal_rhs(fc, fs, r, eta, G, y, f);
+      f3 = f[6] + g;
+    }
+    return edge_contact(y, f, fc, fs, r, g_nu, g_tau, g_2, f3);
   }
 
   SKIPSTONE_HD void project(T* y) const {

@@ -36,6 +36,16 @@
 // above), v2 = `v2`, s = `spin`. Masked: r >= R, or v1 = 0 without t_max (nothing would stop it).
 // events = completed turns about the axis (time 2 pi rho / |v1| each).
 //
+// Contact force (contact_force.hpp), unit mass: the centre turns on the circle of radius rho at
+// the constant speed |v1| and its acceleration along the wall's normal nu = -e_rho is v1^2 / rho,
+// gravity lies in the wall, so N = v1^2 / rho > 0 at all times (a one-sided wall that pushes).
+// The friction is vertical (theta'' = 0): f = z'' + g = g - G - w s, and with s - w z constant
+// and (v2, s + G/w) turning at rate w,
+//     f(t) = g - U cos(w t - delta),   U cos(delta) = w s0 + G,   U sin(delta) = w v2_0,
+// (w = 0: f = g - G). So max |f| over [0, t] is at an end or where w t - delta is a multiple of
+// pi inside, and slip_time (|f| > mu_s N) is the first time cos(w t - delta) leaves
+// [(g - mu_s N) / U, (g + mu_s N) / U]: exact, no sampling.
+//
 // Sink: one on_event at the start, after every turn and at the end: x = centre (rho cos theta,
 // rho sin theta, z), u = centre velocity v1 e_theta + v2 e3, w = s e_rho (so S x = w x x on the
 // tangent plane), nu = -e_rho (the contact point x - r nu lies on the wall, radius R).
@@ -43,6 +53,7 @@
 #include <cstdint>
 
 #include "skipstone/collision.hpp"
+#include "skipstone/rolling/contact_force.hpp"
 #include "skipstone/rolling/stadium_segments.hpp"
 
 namespace skipstone {
@@ -59,6 +70,46 @@ SKIPSTONE_HD void inside_cylinder_emit(Sink& sink, double t, const InsideCylinde
   const Vec3 er = {cos(th), sin(th), 0.0}, et = {-er.y, er.x, 0.0};
   const State3D st = {{c.v1 * et.x, c.v1 * et.y, h.a}, {h.b * er.x, h.b * er.y, 0.0}};
   sink.on_event(t, Vec3{c.rho * er.x, c.rho * er.y, h.z}, st, Vec3{-er.x, -er.y, 0.0});
+}
+
+// The contact observables over [0, t_end] in closed form (header comment): N = v1^2 / rho, f(t)
+// = g - U cos(w t - delta) with F0 = w s0 + G, V = w v2_0 (U cos delta = F0, U sin delta = V).
+SKIPSTONE_HD SKIPSTONE_INLINE void inside_cylinder_contact(double n, double g, double F0, double V, double w,
+                                                           double mu_s, double t_end, TrajectoryResult& res) {
+  const double U = sqrt(F0 * F0 + V * V), delta = atan2(V, F0);
+  // cos over the phases th(t) = w t - delta, t in [0, t_end]: its least and largest value
+  const double a = -delta, b = w * t_end - delta;
+  const double lo = a < b ? a : b, hi = a < b ? b : a;
+  double c_min = cos(a) < cos(b) ? cos(a) : cos(b), c_max = cos(a) < cos(b) ? cos(b) : cos(a);
+  if (floor(hi / (2.0 * kPi)) * 2.0 * kPi > lo) c_max = 1.0;            // a multiple of 2 pi inside
+  if (floor((hi - kPi) / (2.0 * kPi)) * 2.0 * kPi + kPi > lo) c_min = -1.0;  // an odd multiple of pi
+  const double f_lo = fabs(g - U * c_max), f_hi = fabs(g - U * c_min);
+  const double f_max = f_lo > f_hi ? f_lo : f_hi;
+  res.normal_force_min = n;
+  res.friction_ratio_max = n > 0.0 ? f_max / n : 0.0;
+  res.detach_time = NAN;  // N = v1^2 / rho >= 0
+  // slip: cos(th) < (g - mu_s N) / U or > (g + mu_s N) / U
+  const double lower = g - mu_s * n, upper = g + mu_s * n;
+  const double c0 = cos(a);
+  res.slip_time = NAN;
+  if (U * c0 < lower || U * c0 > upper) {
+    res.slip_time = 0.0;
+    return;
+  }
+  if (w == 0.0 || U == 0.0) return;
+  double first = INFINITY;  // the least phase advance to a level the cosine leaves the band at
+  const double levels[2] = {lower / U, upper / U};
+  for (double level : levels) {
+    if (!(level > -1.0 && level < 1.0)) continue;
+    const double roots[2] = {acos(level), -acos(level)};
+    for (double root : roots) {
+      double d = fmod((root - a) * (w > 0.0 ? 1.0 : -1.0), 2.0 * kPi);
+      if (d <= 0.0) d += 2.0 * kPi;
+      first = d < first ? d : first;
+    }
+  }
+  const double t_slip = first / fabs(w);
+  if (t_slip <= t_end) res.slip_time = t_slip;
 }
 
 template <class Sink>
@@ -101,7 +152,11 @@ SKIPSTONE_HD TrajectoryResult simulate_roll3_inside_cylinder(const ScanSpec& spe
       break;
     }
   }
-  return rolling_result(status, events, t, max_err, ob, h.z, spec.bounded_depth);
+  TrajectoryResult res = rolling_result(status, events, t, max_err, ob, h.z, spec.bounded_depth);
+  if (spec.contact_forces)
+    inside_cylinder_contact(v1 * v1 / rho, physical_gravity(G, eta_from_gamma(gamma)), w * c.h0.b + G, w * c.h0.a,
+                            w, p[P_MU_S], t, res);
+  return res;
 }
 
 }  // namespace skipstone

@@ -33,6 +33,7 @@
 #include "skipstone/height_stats.hpp"
 #include "skipstone/inertia.hpp"
 #include "skipstone/result.hpp"
+#include "skipstone/rolling/contact_force.hpp"
 #include "skipstone/scan_point.hpp"
 #include "skipstone/vec.hpp"
 
@@ -161,6 +162,9 @@ struct StadiumSetup {
   RotatingBlock h;  // height block (z is the height)
   RotatingBlock q;  // second, gravity-free block (roll4:planes); all zero otherwise
   double s_const;   // a constant spin counted in the energy (roll4:planes: S23)
+  bool contact;     // keep the contact observables (contact_force.hpp)
+  double mu_s;      // their static friction coefficient
+  double g;         // the physical gravity, G (1 + gamma^2)
 };
 
 struct StadiumStop {
@@ -204,6 +208,9 @@ SKIPSTONE_HD SKIPSTONE_INLINE StadiumSetup plate_stadium_start(const ScanSpec& s
   s.v1 = v1;
   s.w_arc = arc_sign * eta_from_gamma(gamma) * v1 / r;
   s.G = rolling_gravity(pt, gamma);
+  s.contact = spec.contact_forces;
+  s.mu_s = p[P_MU_S];
+  s.g = physical_gravity(s.G, eta_from_gamma(gamma));
   s.seg = 0;
   s.pos = 0.5 * L - p[P_X1];
   if (spec.start == StartKind::state) {
@@ -275,6 +282,19 @@ SKIPSTONE_HD SKIPSTONE_INLINE void stadium_rescale(StadiumSetup& s, double h2_0,
   }
 }
 
+// The surface's force on the ball (contact_force.hpp) at a segment end, `on_arc` or on a flat
+// part: the centre runs round the half-circle at the constant speed |v1| and the blocks' a' =
+// -w b - G are the accelerations along the planes (q) and the axis (h), so N = -v1^2 / r on the
+// half-circles and 0 on the flats, and |f| = |(w q.b, g - G - w h.b)|. N <= 0 everywhere, so
+// the observables only need the segment ends: detach_time is the first half-circle and
+// slip_time the start (|f| = |g - G| > 0 on a flat) or the first half-circle.
+SKIPSTONE_HD SKIPSTONE_INLINE void stadium_contact(ContactStats& c, const StadiumSetup& s, double t, bool on_arc) {
+  if (!c.on) return;
+  const double w = on_arc ? s.w_arc : 0.0;
+  const double f2 = w * s.q.b, f3 = s.g - s.G - w * s.h.b;
+  c.sample(t, on_arc ? -s.v1 * s.v1 / s.st.r : 0.0, sqrt(f2 * f2 + f3 * f3));
+}
+
 // The run: Emit::emit(sink, t, sigma, setup-with-current-state) reports the start, every
 // segment end and the final state. kSecondBlock: propagate q as well.
 template <class Emit, bool kSecondBlock, class Sink>
@@ -288,6 +308,8 @@ SKIPSTONE_HD TrajectoryResult run_stadium(StadiumSetup s, const StadiumStop& sto
   const double h2_0 = s.h.a * s.h.a + s.h.b * s.h.b, q2_0 = s.q.a * s.q.a + s.q.b * s.q.b;
   HeightStats ob;  // extremes at segment ends and interior extrema, drift at segment ends
   ob.start(s.h.z);
+  ContactStats contact;
+  contact.start(s.contact, s.mu_s);
   double max_err = 0.0;
   double t = 0.0;
   std::uint64_t events = 0;
@@ -307,8 +329,10 @@ SKIPSTONE_HD TrajectoryResult run_stadium(StadiumSetup s, const StadiumStop& sto
     const double w = on_arc ? s.w_arc : 0.0;
     const BlockMap m = (reach_end && whole) ? (on_arc ? arc : flat) : block_map(w, s.G, dt);
     block_extrema(s.h, w, s.G, dt, ob.z_min, ob.z_max);
+    stadium_contact(contact, s, t, on_arc);
     s.h = apply_block(m, s.h);
     if (kSecondBlock) s.q = apply_block_free(m, s.q);
+    stadium_contact(contact, s, t + dt, on_arc);
     if (reach_end) {
       t += dt;
       if (on_arc) ++events;
@@ -334,7 +358,9 @@ SKIPSTONE_HD TrajectoryResult run_stadium(StadiumSetup s, const StadiumStop& sto
       break;
     }
   }
-  return rolling_result(status, events, t, max_err, ob, s.h.z, stop.bounded_depth);
+  TrajectoryResult res = rolling_result(status, events, t, max_err, ob, s.h.z, stop.bounded_depth);
+  contact.write(res);
+  return res;
 }
 
 }  // namespace skipstone

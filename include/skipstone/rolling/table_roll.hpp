@@ -48,6 +48,7 @@
 #include "skipstone/result.hpp"
 #include "skipstone/section_map.hpp"
 #include "skipstone/rolling/disc_junction.hpp"
+#include "skipstone/rolling/contact_force.hpp"
 #include "skipstone/rolling/disc_output.hpp"
 #include "skipstone/rolling/rim_passage.hpp"
 #include "skipstone/rolling/stadium_segments.hpp"
@@ -70,6 +71,8 @@ struct RollOptions {
   double energy_tolerance, bounded_depth;
   double rtol, atol;
   std::uint64_t max_steps;
+  bool contact_forces = false;  // keep the contact observables (contact_force.hpp)
+  double mu_s = 1.0;            // the static friction coefficient of slip_time
 };
 
 template <class T>
@@ -98,12 +101,14 @@ constexpr int kWallMissed = -2;
 // What the run does after a passage over one piece of the wall.
 enum class EdgeEnd { next_piece, plate, over };
 
-// Turns the integrator's steps on N^c into trace events and height extremes.
+// Turns the integrator's steps on N^c into trace events, height extremes and contact-force
+// samples (a sink with on_contact gets each: tests).
 template <class Sink, class Wall>
 struct EdgeSteps {
   using T = typename Wall::Scalar;
   Sink& out;
   HeightStats& h;
+  ContactStats& contact;
   const Wall& wall;
   const typename Wall::Sys& sys;
   double t0;
@@ -111,6 +116,11 @@ struct EdgeSteps {
 
   SKIPSTONE_HD void on_step(T t, const T* y) {
     h.extremum(wall.edge_height(sys, y));
+    if (contact.on) {
+      const ContactForce<T> c = sys.contact(y);
+      contact.sample(t0 + t, c.n, c.f);
+      if constexpr (has_on_contact<Sink>::value) out.on_contact(t0 + t, c.n, c.f);
+    }
     if (t == T(0)) return;  // the entry (or the break the piece starts at), already reported
     const DiscRow row = wall.edge_row(sys, y, r);
     out.on_event(t0 + t, row.x, row.state, row.nu);
@@ -136,6 +146,7 @@ struct TableRollRun {
   RollOptions opt;
   Sys sys;  // the system of the current piece of the wall
   HeightStats hs;
+  ContactStats contact;
   PlateEnergies<N, T> e0;  // at the start
   T k1_target, k2_target;  // the invariants the systems project onto (Sys: k1, k2)
   double max_err;
@@ -161,6 +172,7 @@ struct TableRollRun {
     opt = options;
     s = s0;
     hs.start(plate_height(s));
+    contact.start(opt.contact_forces, opt.mu_s);
     e0 = plate_energies<N>(s);
     k1_target = N == 6 && m.G != T(0) ? e0.k1 + T(2) * m.G * e0.h : e0.k1;
     k2_target = N == 10 ? e0.k2 + T(2) * m.G * e0.h : T(0);
@@ -229,9 +241,11 @@ struct TableRollRun {
       const DiscRow row = plate_row<N>(s, m.r);
       sink.on_flight(t, tf, row.x, row.state, N == 6 ? Vec3{0.0, -double(G), 0.0} : Vec3{0.0, 0.0, -double(G)});
     }
+    flat_contact(sink, t);
     s = fly_plate<N>(s, tf, G);
     flight = tf;
     t = to_end ? opt.t_max : t + tf;
+    flat_contact(sink, t);
     z_end = plate_height(s);
     hs.sample(t, z_end);
     const T err_in = defect(plate_energies<N>(s));
@@ -249,7 +263,7 @@ struct TableRollRun {
   // The sink of the current piece's integrator steps.
   template <class Sink>
   SKIPSTONE_HD EdgeSteps<Sink, Wall> edge_steps(Sink& sink) {
-    return {sink, hs, wall, sys, t, m.r};
+    return {sink, hs, contact, wall, sys, t, m.r};
   }
 
   // After the passage over the current piece (its end state copied to y): the next piece (its
@@ -318,10 +332,21 @@ struct TableRollRun {
     res.exit_time = exit_time;
     res.exit_arc = exit_arc;
     if constexpr (Wall::kChords) chords.write(res);
+    contact.write(res);
     return res;
   }
 
  private:
+  // A contact-force sample on a flat part: gravity lies in the plate, so N = 0 and the friction
+  // is the part of gravity the rolling ball does not fall at, |g - G| (contact_force.hpp).
+  template <class Sink>
+  SKIPSTONE_HD void flat_contact(Sink& sink, double at) {
+    if (!contact.on) return;
+    const double G = double(m.G), f = fabs(physical_gravity(G, double(m.eta)) - G);
+    contact.sample(at, 0.0, f);
+    if constexpr (has_on_contact<Sink>::value) sink.on_contact(at, 0.0, f);
+  }
+
   static SKIPSTONE_HD T plate_height(const PlateStateT<T>& p) { return N == 6 ? p.p.y : p.z; }
 
   template <class Sink>
