@@ -66,6 +66,7 @@ std::string model_name(skipstone::ModelKind m) {
     case ModelKind::roll_disc: return "roll_disc";
     case ModelKind::roll3_table: return "roll3_table";
     case ModelKind::roll4_table: return "roll4_table";
+    case ModelKind::driven_disk: return "driven_disk";
   }
   return "?";
 }

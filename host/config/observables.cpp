@@ -40,6 +40,10 @@ const std::vector<ObservableInfo>& catalogue() {
       {"hole", O::float64, "index in stop.holes of the hole it left through, -1 none; NaN where masked or failed", I::hole},
       {"mean_free_time", O::float64, "mean flight time between consecutive impacts: (t of the last impact - t of the first) / (impacts - 1)", I::mean_free_time},
       {"coverage", O::float64, "fraction of the cells of outputs.coverage (boundary coordinates s, p) that its impacts visited", I::coverage},
+      {"normal_force_min", O::float64, "least normal force of the floor per unit of total mass, N/M, over the path (N/(M g) = that / g)", I::normal_force_min},
+      {"friction_ratio_max", O::float64, "largest |f|/N of the static friction f over the times with N > 0: the least friction coefficient the path needs", I::friction_ratio_max},
+      {"detach_time", O::float64, "first time with N <= 0 (the body would leave the floor); NaN if never", I::detach_time},
+      {"slip_time", O::float64, "first time with |f| > mu_s N (the body would slip); NaN if never", I::slip_time},
   };
   return c;
 }

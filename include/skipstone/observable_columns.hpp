@@ -18,8 +18,9 @@ enum class ObservableId : std::int32_t {
   annulus_axis, annulus_width, exit_time, exit_arc, exit_side, lyapunov, lyapunov_per_event, lyapunov_spectrum,
   final_state,  // not in a TrajectoryResult: the CPU collecting path writes it from the last event
   impulse_ratio_max, impulse_ratio_mean, escape_time, hole, mean_free_time, coverage,
+  normal_force_min, friction_ratio_max, detach_time, slip_time,
 };
-constexpr int kObservableCount = static_cast<int>(ObservableId::coverage) + 1;
+constexpr int kObservableCount = static_cast<int>(ObservableId::slip_time) + 1;
 
 // Value k (0 for a scalar) that observable `id` stores for trajectory result r.
 SKIPSTONE_HD SKIPSTONE_INLINE double observable_value(ObservableId id, const TrajectoryResult& r, int k) {
@@ -53,6 +54,10 @@ SKIPSTONE_HD SKIPSTONE_INLINE double observable_value(ObservableId id, const Tra
     case ObservableId::hole: return ok ? r.hole : nan;
     case ObservableId::mean_free_time: return ok ? r.mean_free_time : nan;
     case ObservableId::coverage: return ok ? r.coverage : nan;
+    case ObservableId::normal_force_min: return ok ? r.normal_force_min : nan;
+    case ObservableId::friction_ratio_max: return ok ? r.friction_ratio_max : nan;
+    case ObservableId::detach_time: return ok ? r.detach_time : nan;
+    case ObservableId::slip_time: return ok ? r.slip_time : nan;
   }
   return nan;
 }

@@ -34,6 +34,11 @@ struct TrajectoryResult {
   double hole;         // the index in stop.holes of the hole it left through, -1 none
   double mean_free_time;  // (t of the last impact - t of the first) / (impacts - 1), NaN below 2 impacts
   double coverage;        // fraction of the cells of outputs.coverage its impacts visited
+  // The contact force of a rolling body on its floor (Eq. 1.1-1.3 of the rolling-robot model):
+  double normal_force_min;    // least N / M over the path (force per unit of total mass)
+  double friction_ratio_max;  // largest |f| / N over the times with N > 0, NaN if none
+  double detach_time;         // first time with N <= 0, NaN if never
+  double slip_time;           // first time with |f| > mu_s N, NaN if never
 };
 SKIPSTONE_HD SKIPSTONE_INLINE TrajectoryResult empty_result() {
   const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -56,6 +61,7 @@ SKIPSTONE_HD SKIPSTONE_INLINE TrajectoryResult empty_result() {
   r.escape_time = nan;
   r.hole = -1.0;
   r.mean_free_time = r.coverage = nan;
+  r.normal_force_min = r.friction_ratio_max = r.detach_time = r.slip_time = nan;
   return r;
 }
 

@@ -22,6 +22,7 @@ enum class ModelKind : std::int32_t {
   roll_disc = 7,          // roll4:disc, 4D ball on a solid circular cylinder (Sections 5.1-5.5)
   roll3_table = 8,        // roll3:<table>, 3D ball on the plate of a 2D table and over its edge
   roll4_table = 9,        // roll4:<table>, 4D ball on the solid cylinder over a 2D table
+  driven_disk = 11,       // driven:disk, a disk rolling on a line, moved by point masses on rails inside it
 };
 
 enum class TableKind : std::int32_t { disc = 0, strip, stadium, rectangle, polygon, ellipse, sinai, none };
@@ -77,7 +78,21 @@ enum class MomentForm : std::int32_t { gamma = 0, eta = 1, beta = 2 };
   X(P_X1, "x1")                  /* rolling plate start: position x1 on the + sheet */               \
   X(P_G_EFF, "g_effective")      /* effective gravity of a rolling ball, g / (1 + gamma^2) */        \
   X(P_X2, "x2")                  /* rolling plate start: position x2 (roll4:disc) */                 \
-  X(P_SIGMA, "sigma")            /* roll3:strip, roll4:planes state: arc length on the stadium */
+  X(P_SIGMA, "sigma")            /* roll3:strip, roll4:planes state: arc length on the stadium */      \
+  X(P_M0, "m0")                  /* driven:disk: mass of the disk without its point masses */         \
+  X(P_M1, "m1")                  /* driven:disk: the four point masses ... */                        \
+  X(P_M2, "m2")                                                                                      \
+  X(P_M3, "m3")                                                                                      \
+  X(P_M4, "m4")                                                                                      \
+  X(P_RAIL1, "r1")               /* ... and the radii of their circular rails */                     \
+  X(P_RAIL2, "r2")                                                                                   \
+  X(P_RAIL3, "r3")                                                                                   \
+  X(P_RAIL4, "r4")                                                                                   \
+  X(P_DRIVE, "drive")            /* amplitude of the prescribed rail acceleration */                 \
+  X(P_DRIVE_T1, "drive_t1")      /* the drive's kinks: end of the plateau, end of the ramp */        \
+  X(P_DRIVE_T2, "drive_t2")                                                                          \
+  X(P_MU_S, "mu_s")              /* static friction coefficient (slip_time) */                       \
+  X(P_THETA, "theta")            /* driven:disk start: initial rail angle of every mass */
 
 enum Param : std::int32_t {
 #define SKIPSTONE_PARAM_ID(id, name) id,

@@ -42,6 +42,7 @@ enum ObservableGroup : std::uint32_t {
   kObsImpulse = 1u << 7,   // impulse_ratio_max, impulse_ratio_mean: the friction a no-slip impact needs
   kObsLyapunovSpectrum = 1u << 8,  // lyapunov_spectrum: the 2D no-slip tables
   kObsEscape = 1u << 9,    // escape_time, hole, mean_free_time, coverage: the 2D no-slip tables
+  kObsContact = 1u << 10,  // normal_force_min, friction_ratio_max, detach_time, slip_time: the floor's force
 };
 // Groups a run computes only when its config names them: the tangent dynamics of the Lyapunov
 // exponents cost more than the trajectory, the final state takes the collecting CPU path, the
@@ -142,6 +143,8 @@ inline constexpr SystemTraits kSystems[] = {
     traits_detail::rolling("roll4:rectangle", ModelKind::roll4_table, TableKind::rectangle),
     traits_detail::rolling("roll4:polygon", ModelKind::roll4_table, TableKind::polygon),
     traits_detail::rolling("roll4:sinai", ModelKind::roll4_table, TableKind::sinai),
+    {"driven:disk", ModelKind::driven_disk, TableKind::none, 2, traits_detail::interior, kObsCore | kObsContact, false,
+     Lanes::none, true, true, Sampling::closed_form},
 };
 inline constexpr std::size_t kSystemCount = sizeof(kSystems) / sizeof(kSystems[0]);
 
