@@ -51,7 +51,8 @@ const char* const kBenchHelp =
     "roll4:disc with gravity (steps/s, trajectories/s) and, on the general rolling tables,\n"
     "roll4:stadium and roll4:ellipse in the same setting, roll4:stadium with half_length 0 (the\n"
     "disc through the general model), roll3:stadium with in-plane gravity and its rim_entry exit\n"
-    "map. Each table's rates are also given over the dedicated kernel's (roll4:disc for roll4,\n"
+    "map, and driven:disk (trajectories/s, steps/s: the rolling robot's disk over speed and drive\n"
+    "amplitude). Each table's rates are also given over the dedicated kernel's (roll4:disc for roll4,\n"
     "the Figure-18 map for roll3): of the runs above and, on the CPU, of a second timing on 1\n"
     "thread with all of them side by side (one sample of each per round, samples of at least\n"
     "0.1 s), also over roll4:disc's scalar loop, and, side by side too, over their own scalar\n"
@@ -203,6 +204,8 @@ std::vector<Workload> workloads(const WorkloadSizes& z) {
                   {{"a", 2.0}, {"b", 1.0}}),
       {"roll3_stadium_rim_map", "roll3:stadium rim_entry exit map, 8 wall points x v2 x S12",
        roll3_stadium_rim_map_config(z.roll3_map_n), map_rates, {}, nullptr, {}, true, "figure18"},
+      {"driven_disk", "driven:disk, the document's rig over random speed and drive amplitude, t_max 20",
+       driven_disk_config(z.roll4_count), map_rates, {}, nullptr, {}, true, ""},
   };
 }
 

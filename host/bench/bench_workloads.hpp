@@ -53,6 +53,9 @@ nlohmann::json roll3_table_gravity_config(const char* system, const nlohmann::js
 // t_max 200): a grid of 8 entry points boundary_s in [0, 0.875] (caps and straight parts) x
 // n x n over (v2, S12) in [-1, 1]^2; points off the energy sphere are masked.
 nlohmann::json roll3_stadium_rim_map_config(std::uint64_t n);
+// driven:disk, the document's rig (defaults, gamma 1, g 1) from rest, random speed in [-2, 2] and
+// drive amplitude in [0, 6] (driven_disk_map.json's ranges), t_max 20, the contact observables.
+nlohmann::json driven_disk_config(std::uint64_t count);
 
 // Double-precision operations of one no-slip disc impact from the wall (straight flight, the
 // state after impact 1), counted by hand in noslip_trajectory.hpp, tables/disc.hpp,
