@@ -33,6 +33,7 @@ constexpr double kEnergyDrift = 1e-11;       // no drive, t in [0, 20], default 
 constexpr double kWorkBalance = 1e-10;       // with the drive: |E - E0 - W| relative
 constexpr double kSecondDifference = 2e-6;   // N, f vs central second differences (h = 1e-3), relative to M g
 constexpr double kClosedForm = 1e-12;        // no masses: constant speed, N = M g, f = 0
+constexpr double kEventTime = 1e-9;          // detach_time located in its step, relative
 
 // ---- the ball's equations in the body frame, any masses (Section 2) ----
 struct V3 {
@@ -291,12 +292,20 @@ TEST(DrivenDisk, DocumentExampleNeedsItsFriction) {
   EXPECT_TRUE(std::isfinite(less.slip_time));
 }
 
-TEST(DrivenDisk, HardDriveDetaches) {
-  StepLog log;
-  const TrajectoryResult r = run_disk(disk_config({{"drive", 40.0}}, {}, 2.0), &log);
+// detach_time is located inside its step: a run stopped just before it never detaches, one
+// stopped just after finds the same time.
+TEST(DrivenDisk, HardDriveDetachesAtTheLocatedTime) {
+  const json params = {{"drive", 40.0}};
+  const TrajectoryResult r = run_disk(disk_config(params, {}, 2.0));
   ASSERT_TRUE(std::isfinite(r.detach_time));
   EXPECT_LT(r.normal_force_min, 0.0);
   EXPECT_GT(r.detach_time, 0.0);
+  const TrajectoryResult before = run_disk(disk_config(params, {}, r.detach_time * (1.0 - kEventTime)));
+  EXPECT_TRUE(std::isnan(before.detach_time));
+  EXPECT_GT(before.normal_force_min, 0.0);
+  const TrajectoryResult after = run_disk(disk_config(params, {}, r.detach_time * (1.0 + kEventTime)));
+  EXPECT_NEAR(after.detach_time, r.detach_time, kEventTime * r.detach_time);
+  RecordProperty("detach_time", sci(r.detach_time));
 }
 
 TEST(DrivenDisk, ConfigChecks) {
