@@ -50,9 +50,9 @@ SKIPSTONE_HD SKIPSTONE_INLINE void rail_terms(const RailPoint& q, double phid, d
   P3 = 2.0 * phid * q.rate * q.d1 - w2 * q.z3 + q.u * q.d3;
 }
 
-// phi'' (4.1), N (4.3) and f (4.4) at a state.
+// phi'' (4.1), N (4.3) and f (4.4) at a state, and the motors' power W'.
 struct DiskForces {
-  double phidd, N, f;
+  double phidd, N, f, power;
 };
 
 SKIPSTONE_HD inline DiskForces driven_disk_forces(const DrivenRig& rig, const double* y) {
@@ -73,11 +73,15 @@ SKIPSTONE_HD inline DiskForces driven_disk_forces(const DrivenRig& rig, const do
   out.phidd = num / den;
   const double a = out.phidd, w2 = phid * phid;
   out.N = M * rig.g;
+  out.power = 0.0;
   double fsum = M * r * a;
   for (int i = 0; i < kDrivenMasses; ++i) {
     const double z1 = q[i].z1, z3 = q[i].z3, mi = rig.m[i];
     out.N += mi * ((-a * z3 - w2 * z1 + P1[i]) * sp + (a * z1 - w2 * z3 + P3[i]) * cp);
     fsum += mi * ((a * z3 + w2 * z1 - P1[i]) * cp + (a * z1 - w2 * z3 + P3[i]) * sp);
+    // the mass's acceleration in the body frame (Eq. 2.8) plus gravity, along its rail
+    const double A1 = -a * (r * cp + z3) - w2 * z1 + P1[i], A3 = a * (r * sp + z1) - w2 * z3 + P3[i];
+    out.power += mi * q[i].rate * ((A1 + rig.g * sp) * q[i].d1 + (A3 + rig.g * cp) * q[i].d3);
   }
   out.f = -fsum;
   return out;
@@ -115,23 +119,14 @@ struct DrivenDiskSystem {
 
   SKIPSTONE_HD void rhs(const double* y, double* f) const {
     const DiskForces F = driven_disk_forces(rig, y);
-    const double phi = y[kDiskPhi], phid = y[kDiskPhiDot], sp = sin(phi), cp = cos(phi), r = rig.r;
-    const double a = F.phidd, w2 = phid * phid;
-    double power = 0.0;
     for (int i = 0; i < kDrivenMasses; ++i) {
-      const RailPoint q = rail_point(rig, i, y);
-      double P1, P3;
-      rail_terms(q, phid, P1, P3);
-      const double s1 = r * sp + q.z1, s3 = r * cp + q.z3;
-      const double A1 = -a * s3 - w2 * q.z1 + P1, A3 = a * s1 - w2 * q.z3 + P3;  // Eq. 2.8 in the body frame
-      power += rig.m[i] * q.rate * ((A1 + rig.g * sp) * q.d1 + (A3 + rig.g * cp) * q.d3);
-      f[kDiskTheta + i] = q.rate;
-      f[kDiskThetaDot + i] = q.u;
+      f[kDiskTheta + i] = y[kDiskThetaDot + i];
+      f[kDiskThetaDot + i] = drive_of(rig, i, y[kDiskTime]);
     }
-    f[kDiskPhi] = phid;
-    f[kDiskPhiDot] = a;
+    f[kDiskPhi] = y[kDiskPhiDot];
+    f[kDiskPhiDot] = F.phidd;
     f[kDiskTime] = 1.0;
-    f[kDiskWork] = power;
+    f[kDiskWork] = F.power;
   }
 };
 

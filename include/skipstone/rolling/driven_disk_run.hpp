@@ -106,8 +106,8 @@ SKIPSTONE_HD TrajectoryResult simulate_driven_disk(const ScanSpec& spec, const S
       res.status = Status::integrator_failure;
       break;
     }
-    double rate = sqrt(fabs(rig.g) / rig.r);
-    for (int i = 0; i <= kDrivenMasses; ++i) rate = fmax(rate, fabs(y[i == kDrivenMasses ? kDiskPhiDot : kDiskThetaDot + i]));
+    double rate = fmax(sqrt(fabs(rig.g) / rig.r), fabs(y[kDiskPhiDot]));  // the fastest angle
+    for (int i = 0; i < kDrivenMasses; ++i) rate = fmax(rate, fabs(y[kDiskThetaDot + i]));
     double h = fmin(H, rate > 0.0 ? kDrivenAngleStep / rate : INFINITY);
     const double end = fmin(next_drive_break(rig, t), spec.t_max);
     const bool landing = t + h >= end;
