@@ -24,7 +24,8 @@ MAX_BLOCK_THREADS = 256  # kMaxBlockThreads of kernels/ensemble_cuda.cu, the ker
 
 
 def enum_names(header, enum):
-    """The enumerators of `enum class <enum>` in include/skipstone/<header>, indexed by value."""
+    """The enumerators of `enum class <enum>` in include/skipstone/<header>, indexed by value (None
+    where a value is skipped)."""
     text = open(os.path.join(ROOT, "include", "skipstone", header)).read()
     m = re.search(r"enum class " + enum + r"\b[^{;]*\{(.*?)\};", text, re.S)
     if not m:
@@ -39,9 +40,9 @@ def enum_names(header, enum):
             raise ValueError(f"{enum}: {names[value]} and {name} have the same value {value}")
         names[value] = name
         value += 1
-    if sorted(names) != list(range(len(names))):
-        raise ValueError(f"{enum}: values are not 0, 1, ...: {names}")
-    return [names[k] for k in range(len(names))]
+    if sorted(names)[0] != 0:
+        raise ValueError(f"{enum}: values do not start at 0: {names}")
+    return [names.get(k) for k in range(max(names) + 1)]  # None: a value no enumerator has
 
 
 # The template arguments of Variant (simulate.hpp), read from the headers that define them.

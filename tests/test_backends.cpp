@@ -4,7 +4,7 @@
 // from inside a chunk) and is skipped cleanly where not,
 // and on every machine the kernel compiled with FMA contraction (as nvcc compiles it) agrees
 // within the same tolerances. The configs include the float kernels (disc, cylinder:disc, the
-// Figure-18 system, roll4:disc, roll4:stadium, roll3:ellipse).
+// Figure-18 system, roll4:disc, roll4:stadium, roll3:ellipse) and driven:disk (its contact event times).
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -60,7 +60,9 @@ struct Observable {
 const Observable kTEnd{"t_end", &TrajectoryResult::t_end}, kRhoEven{"rho_even", &TrajectoryResult::rho_even},
     kRhoOdd{"rho_odd", &TrajectoryResult::rho_odd}, kZFinal{"z_final", &TrajectoryResult::z_final},
     kZDrift{"z_drift", &TrajectoryResult::z_drift}, kExitTime{"exit_time", &TrajectoryResult::exit_time},
-    kExitArc{"exit_arc", &TrajectoryResult::exit_arc}, kGamma3Mean{"gamma3_mean", &TrajectoryResult::gamma3_mean};
+    kExitArc{"exit_arc", &TrajectoryResult::exit_arc}, kGamma3Mean{"gamma3_mean", &TrajectoryResult::gamma3_mean},
+    kDetachTime{"detach_time", &TrajectoryResult::detach_time},
+    kSlipTime{"slip_time", &TrajectoryResult::slip_time};
 
 // A config of the backend tests, and what another backend must reproduce of it (beside status
 // and event count) and how closely.
@@ -108,6 +110,11 @@ std::vector<BackendCase> mixed_cases() {
                                             {"param": "theta", "min": 0.1, "max": 3.0, "n": 30}]},
           "stop": {"t_max": 20.0}})",
        {{kTEnd, kGamma3Mean}, kCudaAgreement}},
+      {R"({"system": "driven:disk", "parameters": {"gamma": 1.0, "mu_s": 0.3},
+          "scan": {"type": "grid", "axes": [{"param": "speed", "min": -2, "max": 2, "n": 12},
+                                            {"param": "drive", "min": 20, "max": 40, "n": 10}]},
+          "stop": {"t_max": 1.0}})",
+       {{kTEnd, kDetachTime, kSlipTime}, kCudaAgreement}},
       {R"({"system": "roll4:disc-transversal", "parameters": {"eta": 0.5, "r": 1.0},
           "scan": {"type": "grid", "axes": [{"param": "v2", "min": -1, "max": 1, "n": 70},
                                             {"param": "S12", "min": -1, "max": 1, "n": 70}]},

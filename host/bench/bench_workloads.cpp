@@ -132,6 +132,18 @@ json roll3_table_gravity_config(const char* system, const json& table, std::uint
           {"stop", {{"t_max", t_max}}}};
 }
 
+json driven_disk_config(std::uint64_t count) {
+  return {{"system", "driven:disk"},
+          {"parameters", {{"gamma", 1.0}, {"g", 1.0}}},
+          {"initial", {{"start", "rolling"}}},
+          {"scan",
+           {{"type", "random"},
+            {"count", count},
+            {"seed", 5},
+            {"axes", {{{"param", "speed"}, {"min", -2.0}, {"max", 2.0}}, {{"param", "drive"}, {"min", 0.0}, {"max", 6.0}}}}}},
+          {"stop", {{"t_max", 20.0}}}};
+}
+
 json roll3_stadium_rim_map_config(std::uint64_t n) {
   return {{"system", "roll3:stadium"},
           {"parameters", {{"half_length", 1.0}, {"R", 1.0}, {"r", 0.1}, {"eta", 0.5}}},

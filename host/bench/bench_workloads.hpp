@@ -64,6 +64,10 @@ nlohmann::json roll3_stadium_rim_map_config(std::uint64_t n);
 // ball radius b in [0.5, 3] (outside the fixed sphere), GBS to t_max.
 nlohmann::json rubber_sphere_config(std::uint64_t count, double t_max);
 
+// driven:disk, the document's rig (defaults, gamma 1, g 1) from rest, random speed in [-2, 2] and
+// drive amplitude in [0, 6] (driven_disk_map.json's ranges), t_max 20, the contact observables.
+nlohmann::json driven_disk_config(std::uint64_t count);
+
 // Double-precision operations of one no-slip disc impact from the wall (straight flight, the
 // state after impact 1), counted by hand in noslip_trajectory.hpp, tables/disc.hpp,
 // tables/hit.hpp, collision.hpp and height_stats.hpp: every add, subtract, multiply, divide and

@@ -9,6 +9,7 @@
 #include "config_error.hpp"
 #include "state_layout.hpp"
 #include "skipstone/inertia.hpp"
+#include "skipstone/rolling/driven_rig.hpp"
 
 namespace skipstone {
 namespace {
@@ -292,6 +293,35 @@ SystemSchema model_schema(const std::string& name, const SystemTraits* traits) {
                      rule("wy", P_WY, 0.0, any, "any number"), rule("wz", P_WZ, 0.0, any, "any number")}}}};
       s.default_start = "body";
       return s;
+    case ModelKind::driven_disk: {
+      // The rolling robot's disk (include/skipstone/rolling/driven_disk.hpp); the defaults are
+      // the example of the document: m0 = 1, r = 1, d2 = 1 (gamma = 1), four unit masses on
+      // circles of radii 0.9, 0.63.., 0.36.., 0.1, g = 1, the drive with kinks at 0.1 and 0.2.
+      s.parameters = {rule("r", P_BALL_R, 1.0, positive, "> 0 (disk radius)"),
+                      rule("m0", P_M0, 1.0, positive, "> 0 (mass of the disk without the point masses)"),
+                      rule("g", P_G, 1.0, nonneg, ">= 0 (gravity, along -e3)")};
+      const double rails[kDrivenMasses] = {0.9, 1.9 / 3.0, 1.1 / 3.0, 0.1};
+      for (int i = 0; i < kDrivenMasses; ++i)
+        s.parameters.push_back(rule("m" + std::to_string(i + 1), static_cast<Param>(P_M1 + i), 1.0, nonneg,
+                                    ">= 0 (point mass " + std::to_string(i + 1) + ")"));
+      for (int i = 0; i < kDrivenMasses; ++i)
+        s.parameters.push_back(rule("r" + std::to_string(i + 1), static_cast<Param>(P_RAIL1 + i), rails[i], nonneg,
+                                    ">= 0 and < r (radius of the rail of mass " + std::to_string(i + 1) + ")"));
+      s.parameters.push_back(rule("drive", P_DRIVE, 1.0, any,
+                                  "any number (amplitude a of the rail accelerations u_i = a (-1)^i h(t))"));
+      s.parameters.push_back(rule("drive_t1", P_DRIVE_T1, 0.1, nonneg, ">= 0 (end of the drive's plateau h = 1)"));
+      s.parameters.push_back(rule("drive_t2", P_DRIVE_T2, 0.2, nonneg,
+                                  ">= drive_t1 (end of the linear ramp down to h = 0)"));
+      s.parameters.push_back(rule("mu_s", P_MU_S, 0.5, nonneg, ">= 0 (static friction coefficient: slip_time)"));
+      s.starts = {{"rolling",
+                   {StartKind::interior,
+                    {rule("phi", P_ANGLE, 0.0, any, "any number (angle from e1 to the body axis E1, radians)"),
+                     rule("speed", P_SPEED, 0.0, any, "any number (velocity of the centre along e1, -r phi')"),
+                     rule("theta", P_THETA, -0.5 * kPi, any,
+                          "any number (rail angle of every mass, radians; -pi/2 at phi = 0: below the centre)")}}}};
+      s.default_start = "rolling";
+      return s;
+    }
     case ModelKind::noslip_sphere:
       s.parameters = {rule("R", P_R, 1.0, positive, "> 0"), r_noslip, g};
       s.starts = {{"interior", interior3()}};
@@ -343,6 +373,17 @@ std::optional<CrossError> check_cross_constraints(const SystemSchema& s, StartKi
                                                   "inequalities: each <= the sum of the other two (got I1 " +
                                                       std::to_string(p[P_I1]) + ", I2 " + std::to_string(p[P_I2]) +
                                                       ", I3 " + std::to_string(p[P_I3]) + ")"};
+  }
+  if (s.traits.model == ModelKind::driven_disk) {
+    for (int i = 0; i < kDrivenMasses; ++i)
+      if (!(p[P_RAIL1 + i] < p[P_BALL_R]))
+        return CrossError{"r" + std::to_string(i + 1), "the rail must lie inside the disk: r" + std::to_string(i + 1) +
+                                                           " < r (got " + std::to_string(p[P_RAIL1 + i]) + ", r " +
+                                                           std::to_string(p[P_BALL_R]) + ")"};
+    if (!(p[P_DRIVE_T2] >= p[P_DRIVE_T1]))
+      return CrossError{"drive_t2", "the drive's ramp must end after its plateau: drive_t2 >= drive_t1 (got " +
+                                        std::to_string(p[P_DRIVE_T2]) + ", drive_t1 " +
+                                        std::to_string(p[P_DRIVE_T1]) + ")"};
   }
   if (s.traits.table == TableKind::sinai) {
     if (!(p[P_RADIUS] < 0.5 * p[P_SIDE]))

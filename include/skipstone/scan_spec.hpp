@@ -23,6 +23,7 @@ enum class ModelKind : std::int32_t {
   roll3_table = 8,        // roll3:<table>, 3D ball on the plate of a 2D table and over its edge
   roll4_table = 9,        // roll4:<table>, 4D ball on the solid cylinder over a 2D table
   rubber_sphere = 10,     // rubber:sphere, rubber Chaplygin ball rolling over a fixed sphere
+  driven_disk = 11,       // driven:disk, a disk rolling on a line, moved by point masses on rails inside it
 };
 
 enum class TableKind : std::int32_t { disc = 0, strip, stadium, rectangle, polygon, ellipse, sinai, none };
@@ -85,7 +86,19 @@ enum class MomentForm : std::int32_t { gamma = 0, eta = 1, beta = 2 };
   X(P_MU, "mu")                  /* rubber:sphere: mass of the ball */                               \
   X(P_THETA, "theta")            /* rubber:sphere start: polar angle of gamma0 from body axis 3 */   \
   X(P_PHI, "phi")                /* rubber:sphere start: azimuth of gamma0 */                        \
-  X(P_MU_S, "mu_s")              /* rolling: static friction coefficient of slip_time */
+  X(P_MU_S, "mu_s")              /* contact forces: static friction coefficient of slip_time */     \
+  X(P_M0, "m0")                  /* driven:disk: mass of the disk without its point masses */         \
+  X(P_M1, "m1")                  /* driven:disk: the four point masses ... */                        \
+  X(P_M2, "m2")                                                                                      \
+  X(P_M3, "m3")                                                                                      \
+  X(P_M4, "m4")                                                                                      \
+  X(P_RAIL1, "r1")               /* ... and the radii of their circular rails */                     \
+  X(P_RAIL2, "r2")                                                                                   \
+  X(P_RAIL3, "r3")                                                                                   \
+  X(P_RAIL4, "r4")                                                                                   \
+  X(P_DRIVE, "drive")            /* amplitude of the prescribed rail acceleration */                 \
+  X(P_DRIVE_T1, "drive_t1")      /* the drive's kinks: end of the plateau, end of the ramp */        \
+  X(P_DRIVE_T2, "drive_t2")
 
 enum Param : std::int32_t {
 #define SKIPSTONE_PARAM_ID(id, name) id,

@@ -13,6 +13,7 @@
 
 #include "skipstone/noslip_model.hpp"
 #include "skipstone/rolling/disc_transversal.hpp"
+#include "skipstone/rolling/driven_disk_run.hpp"
 #include "skipstone/rolling/roll3_inside_cylinder.hpp"
 #include "skipstone/rolling/roll3_strip.hpp"
 #include "skipstone/rolling/roll4_disc.hpp"
@@ -71,6 +72,8 @@ SKIPSTONE_HD TrajectoryResult simulate_variant(const ScanSpec& spec, std::uint64
     return simulate_roll3_inside_cylinder(spec, pt, sink);
   } else if constexpr (M == ModelKind::rubber_sphere) {
     return simulate_rubber_sphere(spec, pt, sink);
+  } else if constexpr (M == ModelKind::driven_disk) {
+    return simulate_driven_disk(spec, pt, sink);
   } else {
     return simulate_noslip_of<M, V::table, V::precision, V::gravity, V::lyapunov>(spec, pt, sink);
   }

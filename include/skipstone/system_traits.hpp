@@ -149,6 +149,8 @@ inline constexpr SystemTraits kSystems[] = {
     traits_detail::rolling("roll4:sinai", ModelKind::roll4_table, TableKind::sinai),
     {"rubber:sphere", ModelKind::rubber_sphere, TableKind::none, 3, traits_detail::interior, kObsCore | kObsRubber, false,
      Lanes::none, true, false, Sampling::closed_form},
+    {"driven:disk", ModelKind::driven_disk, TableKind::none, 2, traits_detail::interior, kObsCore | kObsContact, false,
+     Lanes::none, true, true, Sampling::closed_form},
 };
 inline constexpr std::size_t kSystemCount = sizeof(kSystems) / sizeof(kSystems[0]);
 
