@@ -152,13 +152,13 @@ TEST_F(MpiRunTest, ShardsUnderMpiMergeToThePlainRun) {
 }
 
 TEST_F(MpiRunTest, BadInputIsReportedOnceAndNothingIsWritten) {
-  const fs::path cfg = write_config("bad.json", R"({"system": "disk"})");
+  const fs::path cfg = write_config("bad.json", R"({"system": "no-such-table"})");
   const fs::path out = dir_ / "out";
   const CliResult r = mpirun(3, "run " + shell_quote(cfg.string()) + " --out " + shell_quote(out.string()));
   EXPECT_NE(r.rc, 0);
-  const std::size_t first = r.err.find("disk");
+  const std::size_t first = r.err.find("no-such-table");
   ASSERT_NE(first, std::string::npos) << describe(r);
-  EXPECT_EQ(r.err.find("disk", first + 4), std::string::npos) << "reported more than once:\n" << r.err;
+  EXPECT_EQ(r.err.find("no-such-table", first + 13), std::string::npos) << "reported more than once:\n" << r.err;
   EXPECT_FALSE(fs::exists(out));
   const CliResult t = mpirun(2, "trace " + shell_quote(cfg.string()) + " --out " + shell_quote((dir_ / "t.csv").string()));
   EXPECT_EQ(t.rc, 2);
