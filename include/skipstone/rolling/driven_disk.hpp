@@ -43,6 +43,16 @@ SKIPSTONE_HD SKIPSTONE_INLINE RailPoint rail_point(const DrivenRig& rig, int i, 
   return {ri * c, ri * s, -ri * s, ri * c, y[kDiskThetaDot + i], drive_of(rig, i, y[kDiskTime])};
 }
 
+// The velocity (v1, v3) of the mass at rail point q, the disk (radius r, angle phi: sp = sin phi,
+// cp = cos phi) turning at phid: the disk's rotation of the mass's position plus its motion along
+// the rail.
+struct MassVelocity {
+  double v1, v3;
+};
+SKIPSTONE_HD SKIPSTONE_INLINE MassVelocity mass_velocity(double r, double sp, double cp, double phid, const RailPoint& q) {
+  return {-phid * (r * cp + q.z3) + q.rate * q.d1, phid * (r * sp + q.z1) + q.rate * q.d3};
+}
+
 // P_i1, P_i3 of a mass at angular velocity phi'.
 SKIPSTONE_HD SKIPSTONE_INLINE void rail_terms(const RailPoint& q, double phid, double& P1, double& P3) {
   const double w2 = q.rate * q.rate;
@@ -93,9 +103,8 @@ SKIPSTONE_HD inline double driven_disk_energy(const DrivenRig& rig, const double
   double E = 0.5 * (rig.d2 + rig.m0 * r * r) * phid * phid;
   for (int i = 0; i < kDrivenMasses; ++i) {
     const RailPoint q = rail_point(rig, i, y);
-    const double s1 = r * sp + q.z1, s3 = r * cp + q.z3;
-    const double v1 = -phid * s3 + q.rate * q.d1, v3 = phid * s1 + q.rate * q.d3;
-    E += rig.m[i] * (0.5 * (v1 * v1 + v3 * v3) + rig.g * (q.z1 * sp + q.z3 * cp));
+    const MassVelocity v = mass_velocity(r, sp, cp, phid, q);
+    E += rig.m[i] * (0.5 * (v.v1 * v.v1 + v.v3 * v.v3) + rig.g * (q.z1 * sp + q.z3 * cp));
   }
   return E;
 }
@@ -105,9 +114,8 @@ SKIPSTONE_HD inline double driven_disk_kinetic(const DrivenRig& rig, const doubl
   const double phi = y[kDiskPhi], phid = y[kDiskPhiDot], sp = sin(phi), cp = cos(phi), r = rig.r;
   double T = 0.5 * (rig.d2 + rig.m0 * r * r) * phid * phid;
   for (int i = 0; i < kDrivenMasses; ++i) {
-    const RailPoint q = rail_point(rig, i, y);
-    const double v1 = -phid * (r * cp + q.z3) + q.rate * q.d1, v3 = phid * (r * sp + q.z1) + q.rate * q.d3;
-    T += 0.5 * rig.m[i] * (v1 * v1 + v3 * v3);
+    const MassVelocity v = mass_velocity(r, sp, cp, phid, rail_point(rig, i, y));
+    T += 0.5 * rig.m[i] * (v.v1 * v.v1 + v.v3 * v.v3);
   }
   return T;
 }

@@ -158,21 +158,31 @@ SKIPSTONE_HD bool table_roll_setup(const Table& table, const ScanSpec& spec, con
   return true;
 }
 
-// One roll3:<table> (N = 6) or roll4:<table> (N = 10) trajectory of a scan point, in scalar
-// type T (set up in double and rounded once).
-template <int N, TableKind TK, class T = double, class Sink>
-SKIPSTONE_HD TrajectoryResult simulate_table_roll(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
+// run(table, m, s, opt, entry_part) on the table of a scan point set up for a roll3:<table>
+// (N = 6) or roll4:<table> (N = 10) run (table_roll_setup); the masked result where the start
+// is not valid.
+template <int N, TableKind TK, class Run>
+SKIPSTONE_HD TrajectoryResult with_table_roll_start(const ScanSpec& spec, const ScanPoint& pt, Run&& run) {
   TrajectoryResult res = masked_result();
   with_plane_table_of<TK>(spec, pt, [&](const auto& table) {
     RollModel m;
     PlateState s;
     RollOptions opt;
     int entry_part;
-    if (table_roll_setup<N>(table, spec, pt, m, s, opt, entry_part))
-      res = run_table_roll(table_wall<N, T>(table), roll_model_as<T>(m), plate_state_as<T>(s), opt, sink, nullptr,
-                           entry_part);
+    if (table_roll_setup<N>(table, spec, pt, m, s, opt, entry_part)) res = run(table, m, s, opt, entry_part);
   });
   return res;
+}
+
+// One roll3:<table> (N = 6) or roll4:<table> (N = 10) trajectory of a scan point, in scalar
+// type T (set up in double and rounded once).
+template <int N, TableKind TK, class T = double, class Sink>
+SKIPSTONE_HD TrajectoryResult simulate_table_roll(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
+  return with_table_roll_start<N, TK>(spec, pt, [&](const auto& table, const RollModel& m, const PlateState& s,
+                                                    const RollOptions& opt, int entry_part) {
+    return run_table_roll(table_wall<N, T>(table), roll_model_as<T>(m), plate_state_as<T>(s), opt, sink, nullptr,
+                          entry_part);
+  });
 }
 
 }  // namespace skipstone

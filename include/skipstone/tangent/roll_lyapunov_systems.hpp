@@ -53,17 +53,11 @@ SKIPSTONE_HD TrajectoryResult simulate_table_roll_lyapunov(const ScanSpec& spec,
   if constexpr (wants_samples<Sink>::value) {
     return simulate_table_roll<N, TK>(spec, pt, sink);
   } else {
-    TrajectoryResult res = masked_result();
-    with_plane_table_of<TK>(spec, pt, [&](const auto& table) {
-      RollModel m;
-      PlateState s;
-      RollOptions opt;
-      int entry_part;
-      if (!table_roll_setup<N>(table, spec, pt, m, s, opt, entry_part)) return;
+    return with_table_roll_start<N, TK>(spec, pt, [&](const auto& table, const RollModel& m, const PlateState& s,
+                                                      const RollOptions& opt, int entry_part) {
       RollLyapunovRun<TableWall<std::decay_t<decltype(table)>, N, double>> lr;
-      res = lr.go(table_wall<N>(table), m, s, opt, sink, nullptr, entry_part);
+      return lr.go(table_wall<N>(table), m, s, opt, sink, nullptr, entry_part);
     });
-    return res;
   }
 }
 
