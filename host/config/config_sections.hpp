@@ -33,6 +33,10 @@ void read_rules(JsonReader& rd, const std::vector<ParamRule>& rules, const char*
 // (section_gravity.cpp).
 void read_gravity(JsonReader& params, RunConfig& rc);
 
+// parameters.no_twist (section_no_twist.cpp): not a scan axis; with 1, the start's spins 0 and
+// no contact observables. After the observables are read.
+void check_no_twist(const RunConfig& rc);
+
 // --- scan (section_scan.cpp)
 // scan: type, count, seed and the axes' names and ends.
 void read_scan(JsonReader scan, RunConfig& rc);

@@ -19,6 +19,7 @@ bool nonneg(double v) { return v >= 0.0; }
 bool any(double) { return true; }
 bool unit_interval(double v) { return v >= 0.0 && v <= 1.0; }
 bool nonzero(double v) { return v != 0.0; }
+bool zero_or_one(double v) { return v == 0.0 || v == 1.0; }
 bool half_turn(double v) { return std::fabs(v) < 0.5 * kPi; }
 
 ParamRule rule(const std::string& n, Param p, std::optional<double> d, bool (*ok)(double), const std::string& allowed) {
@@ -34,6 +35,8 @@ std::vector<ParamRule> rolling_parameters(std::vector<ParamRule> size, const std
   size.push_back(rule("g_effective", P_G_EFF, 0.0, any,
                       "any number (the paper's effective gravity g/(1+gamma^2); give g or g_effective, not both)"));
   size.push_back(rule("mu_s", P_MU_S, 1.0, nonneg, ">= 0 (static friction coefficient of the observable slip_time)"));
+  size.push_back(rule("no_twist", P_NO_TWIST, 0.0, zero_or_one,
+                      "0 or 1 (1: a rubber ball, no spin about the contact normal; the start's spins must be 0)"));
   return size;
 }
 

@@ -98,7 +98,8 @@ enum class MomentForm : std::int32_t { gamma = 0, eta = 1, beta = 2 };
   X(P_RAIL4, "r4")                                                                                   \
   X(P_DRIVE, "drive")            /* amplitude of the prescribed rail acceleration */                 \
   X(P_DRIVE_T1, "drive_t1")      /* the drive's kinks: end of the plateau, end of the ramp */        \
-  X(P_DRIVE_T2, "drive_t2")
+  X(P_DRIVE_T2, "drive_t2")                                                                          \
+  X(P_NO_TWIST, "no_twist")      /* rolling models: 1 = rubber ball, no spin about the contact normal */
 
 enum Param : std::int32_t {
 #define SKIPSTONE_PARAM_ID(id, name) id,

@@ -119,7 +119,7 @@ SKIPSTONE_HD TrajectoryResult simulate_roll3_inside_cylinder(const ScanSpec& spe
   if (!(rho > 0.0) || !(v1 != 0.0 || isfinite(spec.t_max))) return masked_result();
   const double gamma = point_gamma(spec, pt);
   const double G = rolling_gravity(pt, gamma);
-  const double w = eta_from_gamma(gamma) * v1 / rho;
+  const double w = rolling_eta(pt, gamma) * v1 / rho;
   const InsideCylinderState c = {rho, p[P_ANGLE], v1 / rho, v1, {p[P_V2], p[P_SPIN], p[P_Z]}};
   const double t_turn = v1 != 0.0 ? 2.0 * kPi * rho / fabs(v1) : INFINITY;
   const double k0 = v1 * v1 + c.h0.a * c.h0.a + c.h0.b * c.h0.b;

@@ -185,6 +185,16 @@ SKIPSTONE_HD SKIPSTONE_INLINE double rolling_gravity(const ScanPoint& pt, double
   return pt.p[P_G] / (1.0 + gamma * gamma) + pt.p[P_G_EFF];
 }
 
+// The rate eta at which the rolling constraint couples the velocity to the spin S: eta of the
+// ball's moment of inertia, or 0 for a rubber ball (parameter no_twist = 1). A rubber ball may
+// not spin about the contact normal, so S is held at 0 by a reaction couple and the centre
+// follows the geodesics of N_r under the same effective gravity g / (1 + gamma^2): the
+// equations of the rolling ball with eta = 0 and S = 0 (docs/models.md, "Rubber rolling of the
+// symmetric balls").
+SKIPSTONE_HD SKIPSTONE_INLINE double rolling_eta(const ScanPoint& pt, double gamma) {
+  return pt.p[P_NO_TWIST] != 0.0 ? 0.0 : eta_from_gamma(gamma);
+}
+
 // A plate start needs v1 != 0 (the ball must reach the rim) and |x1| <= L/2 (on the plate); a
 // start from a row of states (StartKind::state) v1 != 0 and 0 <= sigma <= the perimeter.
 SKIPSTONE_HD SKIPSTONE_INLINE bool plate_start_masked(const ScanSpec& spec, const double* p) {
@@ -206,7 +216,7 @@ SKIPSTONE_HD SKIPSTONE_INLINE StadiumSetup plate_stadium_start(const ScanSpec& s
   StadiumSetup s;
   s.st = Stadium{L, r};
   s.v1 = v1;
-  s.w_arc = arc_sign * eta_from_gamma(gamma) * v1 / r;
+  s.w_arc = arc_sign * rolling_eta(pt, gamma) * v1 / r;
   s.G = rolling_gravity(pt, gamma);
   s.contact = spec.contact_forces;
   s.mu_s = p[P_MU_S];

@@ -152,7 +152,7 @@ SKIPSTONE_HD bool table_roll_setup(const Table& table, const ScanSpec& spec, con
     s.A23 = p[P_S23];
   }
   const double gamma = point_gamma(spec, pt);
-  m = {p[P_BALL_R], eta_from_gamma(gamma), rolling_gravity(pt, gamma)};
+  m = {p[P_BALL_R], rolling_eta(pt, gamma), rolling_gravity(pt, gamma)};
   opt = {spec.t_max, spec.max_events, spec.energy_tolerance, spec.bounded_depth,
          spec.rtol,  spec.atol,       spec.max_steps, spec.contact_forces, p[P_MU_S]};
   return true;

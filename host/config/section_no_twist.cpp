@@ -1,0 +1,47 @@
+// parameters.no_twist of the rolling models (docs/config.md; docs/models.md, "Rubber rolling of
+// the symmetric balls"): 1 makes the ball rubber, its spin about the contact normal held at
+// zero. It switches the model, so it is a fixed 0 or 1, not a scan axis. With 1, every spin of
+// the start must be 0, whether given, scanned or read from a state file's rows (a nonzero spin
+// would be silently dropped otherwise), and the contact observables are refused: they assume a
+// ball free to twist and do not report the couple that holds a rubber ball's spin.
+#include <cstddef>
+#include <string>
+
+#include "config_sections.hpp"
+
+namespace skipstone {
+
+void check_no_twist(const RunConfig& rc) {
+  if (!find_rule(rc.system.parameters, "no_twist")) return;
+  for (std::size_t i = 0; i < rc.axes.size(); ++i)
+    if (rc.axes[i].name == "no_twist")
+      throw ConfigError(axis_path(i) + ".param", "no_twist is not a scan axis (it switches the model); allowed: a "
+                                                 "fixed 0 or 1 in parameters, one run for each");
+  if (rc.spec.params[P_NO_TWIST] == 0.0) return;
+  const std::string why = " is not allowed with parameters.no_twist = 1 (a rubber ball does not spin about the "
+                          "contact normal); allowed: 0";
+  const Param spins[] = {P_SPIN, P_S12, P_S13, P_S23};
+  for (Param p : spins) {
+    const std::string name = param_name(p);
+    for (std::size_t i = 0; i < rc.axes.size(); ++i)
+      if (rc.axes[i].name == name) throw ConfigError(axis_path(i) + ".param", "scanning the spin " + name + why);
+    if (rc.spec.params[p] != 0.0) throw ConfigError("initial." + name, "value " + number_text(rc.spec.params[p]) + why);
+  }
+  if (rc.state_rows) {
+    const std::size_t columns = rc.state.params.size(), rows = rc.state_rows->size() / columns;
+    for (std::size_t c = 0; c < columns; ++c)
+      for (Param p : spins)
+        if (rc.state.params[c] == p)
+          for (std::size_t row = 0; row < rows; ++row)
+            if ((*rc.state_rows)[row * columns + c] != 0.0)
+              throw ConfigError("initial.file", "row " + std::to_string(row) + ", column " + rc.state.columns[c] +
+                                                    ": value " + number_text((*rc.state_rows)[row * columns + c]) + why);
+  }
+  if (rc.spec.contact_forces)
+    throw ConfigError("observables", "the contact observables (normal_force_min, friction_ratio_max, detach_time, "
+                                     "slip_time) are not available with parameters.no_twist = 1: they do not include "
+                                     "the couple that holds a rubber ball's spin; allowed: the other observables, or "
+                                     "no_twist 0");
+}
+
+}  // namespace skipstone
