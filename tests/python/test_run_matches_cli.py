@@ -10,12 +10,14 @@ from conftest import cli_run, example, same_array, write_config
 
 # Small versions of examples with every kind of map: a rolling exit map with NaNs (Figure 18,
 # unequal axes so that a transposed layout would show), a no-slip table with the uint64
-# events count, a 3D ball with a vector observable, and a random scan.
+# events count, a 3D ball with a vector observable, a rubber rolling ball with its Lyapunov
+# exponents, and a random scan.
 CONFIGS = {
     "figure18": lambda: example("figure18", grid=[24, 16]),
     "stadium": lambda: dict(example("stadium", grid=[20, 12]),
                             observables=["status", "events", "t_end", "z_max", "energy_error"]),
     "sphere": lambda: example("sphere", grid=[12, 10]),
+    "rubber_stadium": lambda: example("rubber_stadium", grid=[12, 10]),
     "disc_random": lambda: dict(example("disc_random"), scan=dict(example("disc_random")["scan"], count=3000)),
 }
 
