@@ -190,6 +190,8 @@ std::vector<Workload> workloads(const WorkloadSizes& z) {
        map_rates, {kFigure18FlopsPerStep, &EnsembleTotals::steps},
        float_kernel_config(figure18_grid_config(z.fig18_n, kFloatDefaultTolerance)),
        {{"exit_time", &TrajectoryResult::exit_time}}, false, ""},
+      {"figure18_noisy", "the Figure-18 map with a rough rim (noise 2, sigma 0.2, tau 0.5, noise_dt 1e-3)",
+       figure18_noisy_config(z.fig18_n), map_rates, {}, nullptr, {}, false, "figure18"},
       {"roll4_disc_gravity", "roll4:disc with gravity (Figure-20 setting)",
        roll4_gravity_config(z.roll4_count, z.roll4_t_max), roll_rates,
        {}, float_kernel_config(roll4_gravity_config(z.roll4_count, z.roll4_t_max)),
