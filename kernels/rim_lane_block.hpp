@@ -15,6 +15,7 @@
 
 #include "lane_held.hpp"
 #include "skipstone/rolling/disc_transversal.hpp"
+#include "skipstone/rolling/noisy_transversal.hpp"
 #include "skipstone/rolling/roll4_disc.hpp"
 #include "skipstone/sinks.hpp"
 
@@ -62,7 +63,12 @@ struct TransversalTrajectories {
 
   // Trajectory `index` into lane l: false when it is over at once (`out` written).
   bool begin(int l, std::uint64_t index, Stepper& stepper, TrajectoryResult& out) {
-    const TransversalStart<T> st = disc_transversal_start<T>(*spec, scan_point(*spec, index));
+    const ScanPoint pt = scan_point(*spec, index);
+    if (pt.p[P_NOISE] != kNoiseNone) {  // fixed-step stochastic passages: one at a time, in double
+      out = simulate_noisy_transversal(*spec, pt, index, sink);
+      return false;
+    }
+    const TransversalStart<T> st = disc_transversal_start<T>(*spec, pt);
     if (st.masked) {
       out = masked_result();
       return false;

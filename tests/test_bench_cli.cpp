@@ -67,7 +67,11 @@ TEST_F(CliTest, BenchQuickWritesJsonWithPositiveRates) {
   for (const char* rate : {"unmasked_points", "all_points", "steps"})
     expect_positive_rate(b["roll3_stadium_rim_map"]["backend"], rate, "roll3 stadium map");
   for (const char* rate : {"steps", "trajectories"}) expect_positive_rate(b["rubber_sphere"]["backend"], rate, "rubber sphere");
-  for (const char* key : {"roll3_stadium_gravity", "roll3_ellipse_gravity", "roll3_stadium_rim_map"}) {
+  // the noisy Figure-18 map: the same pixels as the deterministic one, over it
+  for (const char* rate : {"unmasked_points", "all_points", "steps"})
+    expect_positive_rate(b["figure18_noisy"]["backend"], rate, "noisy Figure-18 map");
+  EXPECT_EQ(b["figure18_noisy"]["unmasked"], b["figure18"]["unmasked"]);
+  for (const char* key : {"roll3_stadium_gravity", "roll3_ellipse_gravity", "roll3_stadium_rim_map", "figure18_noisy"}) {
     EXPECT_EQ(b[key]["over_baseline"]["baseline"], "figure18") << key;
     EXPECT_GT(b[key]["over_baseline"]["1_thread_side_by_side"]["steps"].get<double>(), 0.0) << key;
   }

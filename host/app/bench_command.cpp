@@ -47,7 +47,8 @@ const char* const kBenchHelp =
     "min/max): no-slip disc (impacts/s), no-slip cylinder:disc with gravity (impacts/s),\n"
     "no-slip cylinder:stadium with gravity without and with the largest Lyapunov exponent (the\n"
     "tangent dynamics' cost: its rates over the plain run's, side by side too), the\n"
-    "Figure-18 map of roll4:disc-transversal (trajectories/s, integrator steps/s),\n"
+    "Figure-18 map of roll4:disc-transversal (trajectories/s, integrator steps/s; also with\n"
+    "noisy constraints, a rough rim at noise_dt 1e-3, over the plain map),\n"
     "roll4:disc with gravity (steps/s, trajectories/s; also with the contact-force\n"
     "observables, over the plain run) and, on the general rolling tables,\n"
     "roll4:stadium and roll4:ellipse in the same setting (roll4:stadium also with the largest\n"
@@ -190,6 +191,8 @@ std::vector<Workload> workloads(const WorkloadSizes& z) {
        map_rates, {kFigure18FlopsPerStep, &EnsembleTotals::steps},
        float_kernel_config(figure18_grid_config(z.fig18_n, kFloatDefaultTolerance)),
        {{"exit_time", &TrajectoryResult::exit_time}}, false, ""},
+      {"figure18_noisy", "the Figure-18 map with a rough rim (noise 2, sigma 0.2, tau 0.5, noise_dt 1e-3)",
+       figure18_noisy_config(z.fig18_n), map_rates, {}, nullptr, {}, false, "figure18"},
       {"roll4_disc_gravity", "roll4:disc with gravity (Figure-20 setting)",
        roll4_gravity_config(z.roll4_count, z.roll4_t_max), roll_rates,
        {}, float_kernel_config(roll4_gravity_config(z.roll4_count, z.roll4_t_max)),

@@ -83,6 +83,12 @@ json figure18_grid_config(std::uint64_t n, double tol) {
   return j;
 }
 
+json figure18_noisy_config(std::uint64_t n) {
+  json j = figure18_grid_config(n);
+  j["parameters"].update({{"noise", 2}, {"noise_sigma", 0.2}, {"noise_tau", 0.5}, {"noise_dt", 1e-3}});
+  return j;
+}
+
 json roll4_gravity_config(std::uint64_t count, double t_max) {
   return roll4_table_gravity_config("roll4:disc", {{"R", 1.0}}, count, t_max);
 }

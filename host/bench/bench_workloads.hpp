@@ -38,6 +38,9 @@ nlohmann::json cylinder_stadium_config(std::uint64_t count, std::uint64_t events
 nlohmann::json figure18_base(double rtol, double atol);
 // The Figure-18 map: n x n grid over (v2, S12) in [-1, 1]^2, rtol = atol = tol.
 nlohmann::json figure18_grid_config(std::uint64_t n, double tol = 1e-11);
+// The same map with noisy constraints: roughness (noise 2), noise_sigma 0.2, noise_tau 0.5,
+// noise_dt 1e-3, realisation 0 (the fixed-step stochastic integrator against the GBS one).
+nlohmann::json figure18_noisy_config(std::uint64_t n);
 // roll4:disc with gravity, the Figure-20 setting (R 1, r 0.1, eta 0.5, g_effective 1, plate start
 // at x1 = -0.715), random v1 in [-2, -0.2] and S12 in [0.3, 0.9].
 nlohmann::json roll4_gravity_config(std::uint64_t count, double t_max);

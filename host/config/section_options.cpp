@@ -25,6 +25,9 @@ void read_options(JsonReader opt, RunConfig& rc) {
                                                systems_with([](const SystemTraits& t) { return t.float_kernel; }) +
                                                "; allowed for system " + rc.system.name + ": double");
   spec.precision = in_float ? Precision::float32 : Precision::float64;
+  if (in_float && (spec.params[P_NOISE] != 0.0 || find_axis(rc, "noise")))
+    throw ConfigError("parameters.noise", "noisy constraints run in double only; allowed with precision float: 0 "
+                                          "(or give options.precision double)");
   // a float run's energy defect is some tens of float roundings: its own default
   spec.energy_tolerance = opt.number_or("energy_tolerance", in_float ? kFloatEnergyTolerance : 1e-9);
   spec.bounded_depth = opt.number_or("bounded_depth", 1.0);

@@ -2,6 +2,7 @@
 // and start keys. The axes are read first, for their names; their ends are checked against
 // the parameters' rules once the start kind and the moment of inertia are known, and the
 // constraints between parameters at every corner of the scanned box.
+#include <cmath>
 #include <string>
 
 #include "config_sections.hpp"
@@ -10,6 +11,20 @@
 namespace skipstone {
 
 using nlohmann::json;
+
+namespace {
+
+// An axis of an integer parameter (noise, realisation): a grid whose points are all integers.
+void check_integer_axis(const ScanAxis& a, bool random, const std::string& path) {
+  if (random)
+    throw ConfigError(path + ".param", "value " + show(a.name) + " takes integer values only; allowed: a grid axis");
+  const double step = a.n > 1 ? (a.max - a.min) / static_cast<double>(a.n - 1) : 0.0;
+  if (a.n > 1 && step != std::floor(step))
+    throw ConfigError(path + ".n", "value " + std::to_string(a.n) + " puts points of the integer parameter " + a.name +
+                                       " between integers; allowed: n - 1 dividing max - min (e.g. n = max - min + 1)");
+}
+
+}  // namespace
 
 void read_scan(JsonReader scan, RunConfig& rc) {
   ScanSpec& spec = rc.spec;
@@ -75,6 +90,7 @@ void resolve_axes(RunConfig& rc, const StartSchema& start) {
     as.param = r->param;
     check_rule(*r, a.min, path + ".min");
     check_rule(*r, a.max, path + ".max");
+    if (r->param == P_NOISE || r->param == P_REALISATION) check_integer_axis(a, spec.random, path);
   }
   spec.n_axes = static_cast<std::int32_t>(rc.axes.size());
   if (spec.random) {

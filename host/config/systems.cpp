@@ -21,6 +21,8 @@ bool unit_interval(double v) { return v >= 0.0 && v <= 1.0; }
 bool nonzero(double v) { return v != 0.0; }
 bool zero_or_one(double v) { return v == 0.0 || v == 1.0; }
 bool half_turn(double v) { return std::fabs(v) < 0.5 * kPi; }
+bool noise_kind(double v) { return v == 0.0 || v == 1.0 || v == 2.0; }
+bool index_value(double v) { return v >= 0.0 && v == std::floor(v) && v < 9.007199254740992e15; }
 
 ParamRule rule(const std::string& n, Param p, std::optional<double> d, bool (*ok)(double), const std::string& allowed) {
   return {n, p, d, ok, allowed};
@@ -180,7 +182,13 @@ SystemSchema model_schema(const std::string& name, const SystemTraits* traits) {
   switch (traits->model) {
     case ModelKind::roll_disc_transversal:
       s.parameters = {rule("R", P_R, 1.0, positive, "> 0 (plate cross-section radius)"),
-                      rule("r", P_BALL_R, std::nullopt, positive, "> 0 (rolling ball radius)")};
+                      rule("r", P_BALL_R, std::nullopt, positive, "> 0 (rolling ball radius)"),
+                      // noisy constraints (include/skipstone/rolling/noisy_transversal.hpp)
+                      rule("noise", P_NOISE, 0.0, noise_kind, "0 (none), 1 (slip of the contact point) or 2 (roughness)"),
+                      rule("noise_sigma", P_NOISE_SIGMA, 0.0, nonneg, ">= 0 (standard deviation of the noise)"),
+                      rule("noise_tau", P_NOISE_TAU, 1.0, positive, "> 0 (correlation time of the noise)"),
+                      rule("noise_dt", P_NOISE_DT, 1e-3, positive, "> 0 (step of the stochastic integrator)"),
+                      rule("realisation", P_REALISATION, 0.0, index_value, "an integer >= 0 (which noise path)")};
       s.starts = {{"rim_entry",
                    {StartKind::rim_entry,
                     {rule("v2", P_V2, 0.0, any, "any number; v2^2 + S12^2 < speed^2 else the pixel is masked"),

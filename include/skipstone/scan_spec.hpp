@@ -99,7 +99,12 @@ enum class MomentForm : std::int32_t { gamma = 0, eta = 1, beta = 2 };
   X(P_DRIVE, "drive")            /* amplitude of the prescribed rail acceleration */                 \
   X(P_DRIVE_T1, "drive_t1")      /* the drive's kinks: end of the plateau, end of the ramp */        \
   X(P_DRIVE_T2, "drive_t2")                                                                          \
-  X(P_NO_TWIST, "no_twist")      /* rolling models: 1 = rubber ball, no spin about the contact normal */
+  X(P_NO_TWIST, "no_twist")      /* rolling models: 1 = rubber ball, no spin about the contact normal */\
+  X(P_NOISE, "noise")            /* noisy constraints: 0 none, 1 slip, 2 roughness */                \
+  X(P_NOISE_SIGMA, "noise_sigma")  /* Ornstein-Uhlenbeck noise: stationary standard deviation */     \
+  X(P_NOISE_TAU, "noise_tau")    /* ... correlation time */                                          \
+  X(P_NOISE_DT, "noise_dt")      /* ... fixed step of the stochastic integrator */                   \
+  X(P_REALISATION, "realisation")  /* ... which noise path: a scan axis over realisations */
 
 enum Param : std::int32_t {
 #define SKIPSTONE_PARAM_ID(id, name) id,

@@ -14,6 +14,7 @@
 #include "skipstone/noslip_model.hpp"
 #include "skipstone/rolling/disc_transversal.hpp"
 #include "skipstone/rolling/driven_disk_run.hpp"
+#include "skipstone/rolling/noisy_transversal.hpp"
 #include "skipstone/rolling/roll3_inside_cylinder.hpp"
 #include "skipstone/rolling/roll3_strip.hpp"
 #include "skipstone/rolling/roll4_disc.hpp"
@@ -51,6 +52,7 @@ SKIPSTONE_HD TrajectoryResult simulate_variant(const ScanSpec& spec, std::uint64
   constexpr ModelKind M = V::model;
   using T = scalar_of_precision<V::precision>;
   if constexpr (M == ModelKind::roll_disc_transversal) {
+    if (pt.p[P_NOISE] != kNoiseNone) return simulate_noisy_transversal(spec, pt, index, sink);  // double only
     return simulate_disc_transversal<T>(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll3_table && V::lyapunov) {
     return simulate_table_roll_lyapunov<6, V::table>(spec, pt, sink);

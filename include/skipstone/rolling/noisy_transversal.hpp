@@ -1,0 +1,208 @@
+// Noisy nonholonomic constraints on the transversal block of roll4:disc (the Figure-18 system,
+// disc_transversal.hpp): the two Stratonovich perturbations of a constraint, with an
+// Ornstein-Uhlenbeck process n(t) as the noise (docs/models.md "Noisy constraints").
+//   slip (type 1): the contact point slips with velocity u = (n1, n2) in the frame (tau, e2),
+//     v - r (omega x nu) = u. The state is the rolling part w = v - eta^2 u of the velocity and
+//     S12; the centre moves at v = w + eta^2 u:
+//       w1' = -f_c v2 w2 - eta f_s v2 S12,  w2' = f_c v2 w1 - (eta/r) v1 S12,
+//       S12' = eta ((v1/r)(v2 - u2) + f_s v2 (v1 - u1)),  phi' = v1/r,  s' = v2/(1 - r kappa sin phi),
+//     and E1 = (w1^2 + w2^2 + S12^2)/2 changes by dE1 = (1 - eta^2) n . F dt (F the reaction).
+//   roughness (type 2): the contact normal turns at (1 + n) times the smooth rate, i.e. the
+//     shape operator in the reaction terms is (1 + n) S: every eta above becomes eta (1 + n1)
+//     (with u = 0). The generator stays skew, so E1 is conserved on every noise path.
+// Noise: dn = -n/tau dt + sigma sqrt(2/tau) dW, started from its stationary law N(0, sigma^2).
+// The state augmented with n has additive noise, so Stratonovich and Ito agree and the
+// stochastic Heun scheme (predictor-corrector trapezoid) has strong order 1 and weak order 2.
+// Fixed step h; the exit (sin phi = 0) is located on the cubic Hermite interpolant of sin phi
+// over the step (phi is twice differentiable along every path), and the state there is the
+// Hermite interpolant of the smooth components.
+// The noise is number k of the sequence normal_of(noise_key(seed, index, realisation), k)
+// (rng.hpp): 0 and 1 the initial n1, n2; 2 + 2 j + i the increment of n_i over step j.
+#pragma once
+#include <cstdint>
+
+#include "skipstone/result.hpp"
+#include "skipstone/rng.hpp"
+#include "skipstone/rolling/disc_transversal.hpp"
+#include "skipstone/scan_point.hpp"
+
+namespace skipstone {
+
+constexpr int kNoiseNone = 0;
+constexpr int kNoiseSlip = 1;
+constexpr int kNoiseRoughness = 2;
+
+// The transversal block with noisy constraints, state y = (w1, w2, S12, cos phi, sin phi, s, n1, n2).
+struct NoisyTransversalSystem {
+  double kappa, r, eta;
+  double sigma, tau;  // the Ornstein-Uhlenbeck noise
+  int kind;           // kNoiseSlip or kNoiseRoughness
+  static constexpr int N = 8;
+  static constexpr int kFirstNoise = 6;  // n_i is y[kFirstNoise + i]
+
+  // How many noise components move: two slip components, one roughness.
+  SKIPSTONE_HD int noises() const { return kind == kNoiseSlip ? 2 : 1; }
+  // The constant diffusion coefficient of each moving n_i.
+  SKIPSTONE_HD double diffusion() const { return sigma * sqrt(2.0 / tau); }
+
+  SKIPSTONE_HD void drift(const double* y, double* f) const {
+    const double w1 = y[0], w2 = y[1], S = y[2], c = y[3], s = y[4], n1 = y[6], n2 = y[7];
+    const double ir = 1.0 / r;
+    const double w = 1.0 / (1.0 - r * kappa * s);
+    const double fc = kappa * c * w, fs = kappa * s * w;
+    // roughness: the reaction terms scaled by 1 + n1; slip: the centre carried by eta^2 u
+    const double e = kind == kNoiseRoughness ? eta * (1.0 + n1) : eta;
+    const double u1 = kind == kNoiseSlip ? n1 : 0.0, u2 = kind == kNoiseSlip ? n2 : 0.0;
+    const double v1 = w1 + eta * eta * u1, v2 = w2 + eta * eta * u2;
+    f[0] = -fc * v2 * w2 - e * fs * v2 * S;
+    f[1] = fc * v2 * w1 - e * ir * v1 * S;
+    f[2] = e * (ir * v1 * (v2 - u2) + fs * v2 * (v1 - u1));
+    f[3] = -s * v1 * ir;
+    f[4] = c * v1 * ir;
+    f[5] = v2 * w;
+    f[6] = -n1 / tau;
+    f[7] = kind == kNoiseSlip ? -n2 / tau : 0.0;
+  }
+};
+
+// The Brownian increments of one trajectory: increment(i, j, h) is that of n_i's Wiener process
+// over step j of length h, the sum of the m increments of m steps of length h/m (m = 1 in a run;
+// m > 1 follows the same path as the run with step h/m, for convergence measurements).
+struct CounterNoise {
+  std::uint64_t key;
+  std::uint32_t m = 1;
+
+  SKIPSTONE_HD double initial(int i) const { return normal_of(key, static_cast<std::uint64_t>(i)); }
+  SKIPSTONE_HD double increment(int i, std::uint64_t j, double h) const {
+    double sum = 0.0;
+    for (std::uint32_t k = 0; k < m; ++k) sum += normal_of(key, 2 + 2 * (m * j + k) + static_cast<std::uint64_t>(i));
+    return sqrt(h / m) * sum;
+  }
+};
+
+// One stochastic Heun step of an additive-noise system from y (drift f0 there) over h with the
+// Wiener increments dW of its moving noise components: y_new.
+template <class Sys>
+SKIPSTONE_HD void heun_step(const Sys& sys, const double* y, const double* f0, double h, const double* dW,
+                            double* y_new) {
+  constexpr int N = Sys::N;
+  double gdW[N], yp[N], f1[N];
+  for (int k = 0; k < N; ++k) gdW[k] = 0.0;
+  for (int i = 0; i < sys.noises(); ++i) gdW[Sys::kFirstNoise + i] = sys.diffusion() * dW[i];
+  for (int k = 0; k < N; ++k) yp[k] = y[k] + h * f0[k] + gdW[k];
+  sys.drift(yp, f1);
+  for (int k = 0; k < N; ++k) y_new[k] = y[k] + 0.5 * h * (f0[k] + f1[k]) + gdW[k];
+}
+
+// First theta in (0, 1] at which the Hermite cubic of sin phi over a step is negative; -1 if none.
+SKIPSTONE_HD SKIPSTONE_INLINE double noisy_exit_theta(double g0, double d0, double g1, double d1) {
+  double theta = hermite_first_root(g0, d0, g1, d1);
+  if (theta >= 0.0 || !(g1 < 0.0)) return theta;
+  double lo = 31.0 / 32.0, hi = 1.0;  // negative only in the last sampling interval
+  for (int it = 0; it < 60; ++it) {
+    const double mid = 0.5 * (lo + hi);
+    const double s = mid, s2 = s * s, s3 = s2 * s;
+    const double p = (2 * s3 - 3 * s2 + 1) * g0 + (s3 - 2 * s2 + s) * d0 + (-2 * s3 + 3 * s2) * g1 + (s3 - s2) * d1;
+    (p < 0.0 ? hi : lo) = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+struct NoisyPassage {
+  Status status;  // exited, finished (t_max on the rim), non_finite, integrator_failure (step budget)
+  int side;       // +1 back to phi = 0, -1 over to phi = pi, 0 still on the rim
+  double t, arc;
+  double energy_change;  // |E1(end) - E1(0)| / E1(0)
+  std::uint64_t steps;
+  double y[NoisyTransversalSystem::N];
+};
+
+// One passage from phi = 0 with the rolling part (w1, w2, S12) of the velocity and spin, step h.
+template <class Noise, class Sink>
+SKIPSTONE_HD NoisyPassage integrate_noisy_passage(const NoisyTransversalSystem& sys, double w1, double w2, double S12,
+                                                  double h, double t_max, std::uint64_t max_steps, const Noise& noise,
+                                                  Sink& sink) {
+  constexpr int N = NoisyTransversalSystem::N, F = NoisyTransversalSystem::kFirstNoise;
+  NoisyPassage out;
+  double* y = out.y;
+  const double y_init[N] = {w1, w2, S12, 1.0, 0.0, 0.0, 0.0, 0.0};
+  for (int k = 0; k < N; ++k) y[k] = y_init[k];
+  for (int i = 0; i < sys.noises(); ++i) y[F + i] = sys.sigma * noise.initial(i);
+  const double e0 = w1 * w1 + w2 * w2 + S12 * S12;
+  out.status = Status::finished;
+  out.side = 0;
+  out.t = 0.0;
+  out.steps = 0;
+  double f0[N], f1[N], y1[N], dW[2];
+  sys.drift(y, f0);
+  sink.on_step(out.t, y);
+  while (true) {
+    const double t = static_cast<double>(out.steps) * h;
+    if (!(t_max - t > 1e-9 * h)) {
+      out.t = t_max;
+      break;
+    }
+    if (out.steps >= max_steps) {
+      out.status = Status::integrator_failure;
+      out.t = t;
+      break;
+    }
+    const double hs = t_max - t < h ? t_max - t : h;
+    for (int i = 0; i < sys.noises(); ++i) dW[i] = noise.increment(i, out.steps, hs);
+    heun_step(sys, y, f0, hs, dW, y1);
+    normalise_phi(y1);
+    sys.drift(y1, f1);
+    ++out.steps;
+    bool finite = true;
+    for (int k = 0; k < N; ++k) finite = finite && isfinite(y1[k]);
+    if (!finite) {
+      out.status = Status::non_finite;
+      out.t = t;
+      break;
+    }
+    const double g0 = y[4], d0 = hs * f0[4], g1 = y1[4], d1 = hs * f1[4];
+    const double theta = g1 < 0.0 || (d0 < 0.0 && d1 > 0.0) ? noisy_exit_theta(g0, d0, g1, d1) : -1.0;
+    if (theta >= 0.0) {
+      const double s = theta, s2 = s * s, s3 = s2 * s;
+      const double a0 = 2 * s3 - 3 * s2 + 1, b0 = s3 - 2 * s2 + s, a1 = -2 * s3 + 3 * s2, b1 = s3 - s2;
+      for (int k = 0; k < F; ++k) y[k] = a0 * y[k] + b0 * hs * f0[k] + a1 * y1[k] + b1 * hs * f1[k];
+      for (int k = F; k < N; ++k) y[k] = (1.0 - s) * y[k] + s * y1[k];
+      out.side = y[3] > 0.0 ? 1 : -1;
+      y[3] = out.side;
+      y[4] = 0.0;
+      out.t = t + theta * hs;
+      out.status = Status::exited;
+      sink.on_step(out.t, y);
+      break;
+    }
+    for (int k = 0; k < N; ++k) {
+      y[k] = y1[k];
+      f0[k] = f1[k];
+    }
+    sink.on_step(t + hs, y);
+  }
+  out.arc = y[5];
+  const double e = y[0] * y[0] + y[1] * y[1] + y[2] * y[2];
+  out.energy_change = fabs(e - e0) / e0;
+  return out;
+}
+
+// The noisy Figure-18 pixel `index`: the entry as disc_transversal_start sets it up, the noise
+// of (seed, index, realisation).
+template <class Sink>
+SKIPSTONE_HD TrajectoryResult simulate_noisy_transversal(const ScanSpec& spec, const ScanPoint& pt, std::uint64_t index,
+                                                         Sink& sink) {
+  const TransversalStart<double> st = disc_transversal_start<double>(spec, pt);
+  if (st.masked) return masked_result();
+  const double* p = pt.p;
+  const DiscTransversalSystem& d = st.passage.sys;
+  const NoisyTransversalSystem sys{d.kappa, d.r, d.eta, p[P_NOISE_SIGMA], p[P_NOISE_TAU],
+                                     static_cast<int>(p[P_NOISE] + 0.5)};
+  const CounterNoise noise{noise_key(spec.seed, index, static_cast<std::uint64_t>(p[P_REALISATION] + 0.5))};
+  const NoisyPassage rp = integrate_noisy_passage(sys, st.y0[0], st.y0[1], st.y0[2], p[P_NOISE_DT], spec.t_max,
+                                                  spec.max_steps, noise, sink);
+  RimPassage out{rp.status, rp.side, rp.t, rp.arc, rp.energy_change, rp.steps, {}};
+  return disc_transversal_result(out);
+}
+
+}  // namespace skipstone
