@@ -203,10 +203,10 @@ DrivenRig document_rig(double amp) {
 Vec3 centre_of_mass(const DrivenBallRig& b, const double* y) {
   const Rotation L = quat_rotation(y + kBallQuat);
   Vec3 body{0.0, 0.0, 0.0};
-  for (int i = 0; i < kDrivenMasses; ++i) body = body + b.rig.m[i] * ball_rail_point(b, i, y).z;
+  for (int i = 0; i < kDrivenMasses; ++i) body = body + b.m[i] * ball_rail_point(b, i, y).z;
   const Vec3 off = L.apply(body);
-  const double M = rig_mass(b.rig);
-  return Vec3{y[kBallPos], y[kBallPos + 1], b.rig.r} + (1.0 / M) * off;
+  const double M = rig_mass(b);
+  return Vec3{y[kBallPos], y[kBallPos + 1], b.r} + (1.0 / M) * off;
 }
 
 // A path at fixed steps h on [0, 3] (kinks at k = 100, 200), tilted, spinning and driven.
@@ -233,15 +233,15 @@ std::vector<std::vector<double>> fixed_step_path(const DrivenBallSystem& sys, do
 
 TEST(DrivenBall, ContactForceIsTheCentreOfMassAcceleration) {
   const DrivenBallSystem sys{driven_ball_rig(document_rig(2.0), 0.25 * kPi)};
-  const double h = 1e-3, M = rig_mass(sys.ball.rig), g = sys.ball.rig.g;
+  const double h = 1e-3, M = rig_mass(sys.rig), g = sys.rig.g;
   const auto path = fixed_step_path(sys, h);
   double worst = 0.0;
   for (int k = 1; k < 3000; ++k) {
     if ((k >= 99 && k <= 101) || (k >= 199 && k <= 201)) continue;  // stencils across a kink of the drive
-    const Vec3 a = centre_of_mass(sys.ball, path[k - 1].data()), b = centre_of_mass(sys.ball, path[k].data()),
-               c = centre_of_mass(sys.ball, path[k + 1].data());
+    const Vec3 a = centre_of_mass(sys.rig, path[k - 1].data()), b = centre_of_mass(sys.rig, path[k].data()),
+               c = centre_of_mass(sys.rig, path[k + 1].data());
     const Vec3 acc = (1.0 / (h * h)) * (a - 2.0 * b + c);
-    const BallForces F = driven_ball_forces(sys.ball, path[k].data());
+    const BallForces F = driven_ball_forces(sys.rig, path[k].data());
     EXPECT_NEAR(F.N, M * (g + acc.z), kSecondDifference * M * g) << "t " << k * h;
     EXPECT_NEAR(F.f1, M * acc.x, kSecondDifference * M * g) << "t " << k * h;
     EXPECT_NEAR(F.f2, M * acc.y, kSecondDifference * M * g) << "t " << k * h;
@@ -255,9 +255,9 @@ TEST(DrivenBall, ContactForceIsTheCentreOfMassAcceleration) {
 TEST(DrivenBall, TheDriveChangesTheEnergyByItsWork) {
   const DrivenBallSystem sys{driven_ball_rig(document_rig(2.0), 0.25 * kPi)};
   const auto path = fixed_step_path(sys, 1e-3);
-  const double E0 = driven_ball_energy(sys.ball, path.front().data());
-  const double E1 = driven_ball_energy(sys.ball, path.back().data()), W = path.back()[kBallWork];
-  const double scale = driven_ball_kinetic(sys.ball, path.back().data()) + rig_mass(sys.ball.rig) * sys.ball.rig.g;
+  const double E0 = driven_ball_energy(sys.rig, path.front().data());
+  const double E1 = driven_ball_energy(sys.rig, path.back().data()), W = path.back()[kBallWork];
+  const double scale = driven_ball_kinetic(sys.rig, path.back().data()) + rig_mass(sys.rig) * sys.rig.g;
   EXPECT_GT(std::fabs(E1 - E0), kDriveWork * scale);
   EXPECT_LT(std::fabs(E1 - E0 - W), kWorkBalance * scale);
   RecordProperty("energy_change", sci(E1 - E0));

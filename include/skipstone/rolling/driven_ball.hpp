@@ -39,14 +39,13 @@ constexpr int kBallQuat = 0, kBallOmega = 4, kBallPos = 7, kBallTheta = 9, kBall
 constexpr int kBallStateSize = kBallWork + 1;
 
 // The rig of a ball: the driven rig and the planes of its rails.
-struct DrivenBallRig {
-  DrivenRig rig;
+struct DrivenBallRig : DrivenRig {
   double ca[kDrivenMasses], sa[kDrivenMasses];  // cos alpha_i, sin alpha_i
 };
 
 SKIPSTONE_HD SKIPSTONE_INLINE DrivenBallRig driven_ball_rig(const DrivenRig& rig, double twist) {
   DrivenBallRig b;
-  b.rig = rig;
+  static_cast<DrivenRig&>(b) = rig;
   for (int i = 0; i < kDrivenMasses; ++i) {
     b.ca[i] = cos(i * twist);
     b.sa[i] = sin(i * twist);
@@ -86,9 +85,9 @@ struct BallRailPoint {
 };
 
 SKIPSTONE_HD SKIPSTONE_INLINE BallRailPoint ball_rail_point(const DrivenBallRig& b, int i, const double* y) {
-  const double th = y[kBallTheta + i], c = cos(th), s = sin(th), ri = b.rig.rail[i];
+  const double th = y[kBallTheta + i], c = cos(th), s = sin(th), ri = b.rail[i];
   return {Vec3{ri * c * b.ca[i], ri * c * b.sa[i], ri * s}, Vec3{-ri * s * b.ca[i], -ri * s * b.sa[i], ri * c},
-          y[kBallThetaDot + i], drive_of(b.rig, i, y[kBallTime])};
+          y[kBallThetaDot + i], drive_of(b, i, y[kBallTime])};
 }
 
 // Omega' (2.20), N (2.10), the friction (2.11) in space and the motors' power W' at a state.
@@ -108,7 +107,7 @@ SKIPSTONE_HD SKIPSTONE_INLINE Vec3 solve_symmetric3(const double A[3][3], Vec3 b
 }
 
 SKIPSTONE_HD inline BallForces driven_ball_forces(const DrivenBallRig& b, const double* y) {
-  const DrivenRig& rig = b.rig;
+  const DrivenRig& rig = b;
   const Rotation L = quat_rotation(y + kBallQuat);
   const Vec3 G = L.gamma(), W{y[kBallOmega], y[kBallOmega + 1], y[kBallOmega + 2]};
   BallRailPoint q[kDrivenMasses];
@@ -148,7 +147,7 @@ SKIPSTONE_HD inline BallForces driven_ball_forces(const DrivenBallRig& b, const 
 
 // The kinetic part of E: the scale of the energy's error (energy_error).
 SKIPSTONE_HD inline double driven_ball_kinetic(const DrivenBallRig& b, const double* y) {
-  const DrivenRig& rig = b.rig;
+  const DrivenRig& rig = b;
   const Vec3 G = quat_rotation(y + kBallQuat).gamma(), W{y[kBallOmega], y[kBallOmega + 1], y[kBallOmega + 2]};
   const Vec3 v0 = cross(W, rig.r * G);
   double T = 0.5 * (rig.d2 * dot(W, W) + rig.m0 * dot(v0, v0));
@@ -164,17 +163,17 @@ SKIPSTONE_HD inline double driven_ball_kinetic(const DrivenBallRig& b, const dou
 SKIPSTONE_HD inline double driven_ball_energy(const DrivenBallRig& b, const double* y) {
   const Vec3 G = quat_rotation(y + kBallQuat).gamma();
   double E = driven_ball_kinetic(b, y);
-  for (int i = 0; i < kDrivenMasses; ++i) E += b.rig.m[i] * b.rig.g * dot(ball_rail_point(b, i, y).z, G);
+  for (int i = 0; i < kDrivenMasses; ++i) E += b.m[i] * b.g * dot(ball_rail_point(b, i, y).z, G);
   return E;
 }
 
 // The right-hand side with the time and the motors' work: y' = f.
 struct DrivenBallSystem {
-  DrivenBallRig ball;
+  DrivenBallRig rig;
   static constexpr int N = kBallStateSize;
 
   SKIPSTONE_HD void rhs(const double* y, double* f) const {
-    const BallForces F = driven_ball_forces(ball, y);
+    const BallForces F = driven_ball_forces(rig, y);
     const double qw = y[kBallQuat], qx = y[kBallQuat + 1], qy = y[kBallQuat + 2], qz = y[kBallQuat + 3];
     const Vec3 W{y[kBallOmega], y[kBallOmega + 1], y[kBallOmega + 2]};
     // q' = q (0, Omega) / 2 = (-v . Omega, w Omega + v x Omega) / 2 for q = (w, v)
@@ -186,12 +185,12 @@ struct DrivenBallSystem {
     f[kBallOmega + 1] = F.Omega_dot.y;
     f[kBallOmega + 2] = F.Omega_dot.z;
     const Rotation L = quat_rotation(y + kBallQuat);
-    const Vec3 vel = L.apply(cross(W, ball.rig.r * L.gamma()));
+    const Vec3 vel = L.apply(cross(W, rig.r * L.gamma()));
     f[kBallPos] = vel.x;
     f[kBallPos + 1] = vel.y;
     for (int i = 0; i < kDrivenMasses; ++i) {
       f[kBallTheta + i] = y[kBallThetaDot + i];
-      f[kBallThetaDot + i] = drive_of(ball.rig, i, y[kBallTime]);
+      f[kBallThetaDot + i] = drive_of(rig, i, y[kBallTime]);
     }
     f[kBallTime] = 1.0;
     f[kBallWork] = F.power;

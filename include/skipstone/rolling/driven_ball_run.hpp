@@ -26,7 +26,6 @@ SKIPSTONE_HD SKIPSTONE_INLINE void quat_mul(const double* a, const double* b, do
 
 // The ball as a model of simulate_driven.
 struct DrivenBallModel : DrivenBallSystem {
-  DrivenRig rig;  // ball.rig, as simulate_driven reads it
   static constexpr int kTime = kBallTime, kWork = kBallWork;
 
   SKIPSTONE_HD void initial(const ScanPoint& pt, double* y) const {
@@ -47,11 +46,11 @@ struct DrivenBallModel : DrivenBallSystem {
     }
   }
   SKIPSTONE_HD DrivenContact contact(const double* y) const {
-    const BallForces F = driven_ball_forces(ball, y);
+    const BallForces F = driven_ball_forces(rig, y);
     return {F.N, sqrt(F.f1 * F.f1 + F.f2 * F.f2)};
   }
-  SKIPSTONE_HD double energy(const double* y) const { return driven_ball_energy(ball, y); }
-  SKIPSTONE_HD double kinetic(const double* y) const { return driven_ball_kinetic(ball, y); }
+  SKIPSTONE_HD double energy(const double* y) const { return driven_ball_energy(rig, y); }
+  SKIPSTONE_HD double kinetic(const double* y) const { return driven_ball_kinetic(rig, y); }
   SKIPSTONE_HD double rate(const double* y) const {
     const double* w = y + kBallOmega;
     double r = sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
@@ -75,8 +74,7 @@ struct DrivenBallModel : DrivenBallSystem {
 
 template <class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_driven_ball(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
-  const DrivenRig rig = driven_rig(spec, pt);
-  const DrivenBallModel model{{driven_ball_rig(rig, pt.p[P_BALL_TWIST])}, rig};
+  const DrivenBallModel model{{driven_ball_rig(driven_rig(spec, pt), pt.p[P_BALL_TWIST])}};
   return simulate_driven(spec, pt, model, sink);
 }
 
