@@ -4,7 +4,8 @@
 // from inside a chunk) and is skipped cleanly where not,
 // and on every machine the kernel compiled with FMA contraction (as nvcc compiles it) agrees
 // within the same tolerances. The configs include the float kernels (disc, cylinder:disc, the
-// Figure-18 system, roll4:disc, roll4:stadium, roll3:ellipse) and driven:disk (its contact event times).
+// Figure-18 system, roll4:disc, roll4:stadium, roll3:ellipse), driven:disk and driven:ball
+// (their contact event times).
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -112,6 +113,12 @@ std::vector<BackendCase> mixed_cases() {
        {{kTEnd, kGamma3Mean}, kCudaAgreement}},
       {R"({"system": "driven:disk", "parameters": {"gamma": 1.0, "mu_s": 0.3},
           "scan": {"type": "grid", "axes": [{"param": "speed", "min": -2, "max": 2, "n": 12},
+                                            {"param": "drive", "min": 20, "max": 40, "n": 10}]},
+          "stop": {"t_max": 1.0}})",
+       {{kTEnd, kDetachTime, kSlipTime}, kCudaAgreement}},
+      {R"({"system": "driven:ball", "parameters": {"gamma": 1.0, "mu_s": 0.3},
+          "initial": {"wy": 0.5, "lean": 0.2},
+          "scan": {"type": "grid", "axes": [{"param": "wz", "min": -2, "max": 2, "n": 12},
                                             {"param": "drive", "min": 20, "max": 40, "n": 10}]},
           "stop": {"t_max": 1.0}})",
        {{kTEnd, kDetachTime, kSlipTime}, kCudaAgreement}},

@@ -68,6 +68,7 @@ std::string model_name(skipstone::ModelKind m) {
     case ModelKind::roll4_table: return "roll4_table";
     case ModelKind::rubber_sphere: return "rubber_sphere";
     case ModelKind::driven_disk: return "driven_disk";
+    case ModelKind::driven_ball: return "driven_ball";
   }
   return "?";
 }

@@ -54,8 +54,8 @@ const char* const kBenchHelp =
     "roll4:stadium and roll4:ellipse in the same setting (roll4:stadium also with the largest\n"
     "Lyapunov exponent, over its plain run), roll4:stadium with half_length 0 (the\n"
     "disc through the general model), roll3:stadium with in-plane gravity and its rim_entry exit\n"
-    "map, and driven:disk (trajectories/s, steps/s: the rolling robot's disk over speed and drive\n"
-    "amplitude). Each table's rates are also given over the dedicated kernel's (roll4:disc for roll4,\n"
+    "map, driven:disk (trajectories/s, steps/s: the rolling robot's disk over speed and drive\n"
+    "amplitude) and driven:ball on the same grid (over driven:disk). Each table's rates are also given over the dedicated kernel's (roll4:disc for roll4,\n"
     "the Figure-18 map for roll3): of the runs above and, on the CPU, of a second timing on 1\n"
     "thread with all of them side by side (one sample of each per round, samples of at least\n"
     "0.1 s), also over roll4:disc's scalar loop, and, side by side too, over their own scalar\n"
@@ -220,6 +220,8 @@ std::vector<Workload> workloads(const WorkloadSizes& z) {
        {}, nullptr, {}, false, ""},
       {"driven_disk", "driven:disk, the document's rig over random speed and drive amplitude, t_max 20",
        driven_disk_config(z.roll4_count), map_rates, {}, nullptr, {}, true, ""},
+      {"driven_ball", "driven:ball, the same rig and grid (wy for the speed), spin wz 0.5, t_max 20",
+       driven_ball_config(z.roll4_count), map_rates, {}, nullptr, {}, true, "driven_disk"},
   };
 }
 

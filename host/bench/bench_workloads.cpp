@@ -150,6 +150,18 @@ json driven_disk_config(std::uint64_t count) {
           {"stop", {{"t_max", 20.0}}}};
 }
 
+json driven_ball_config(std::uint64_t count) {
+  return {{"system", "driven:ball"},
+          {"parameters", {{"gamma", 1.0}, {"g", 1.0}}},
+          {"initial", {{"start", "rolling"}, {"wz", 0.5}}},
+          {"scan",
+           {{"type", "random"},
+            {"count", count},
+            {"seed", 5},
+            {"axes", {{{"param", "wy"}, {"min", -2.0}, {"max", 2.0}}, {{"param", "drive"}, {"min", 0.0}, {"max", 6.0}}}}}},
+          {"stop", {{"t_max", 20.0}}}};
+}
+
 json roll3_stadium_rim_map_config(std::uint64_t n) {
   return {{"system", "roll3:stadium"},
           {"parameters", {{"half_length", 1.0}, {"R", 1.0}, {"r", 0.1}, {"eta", 0.5}}},

@@ -70,6 +70,10 @@ nlohmann::json rubber_sphere_config(std::uint64_t count, double t_max);
 // driven:disk, the document's rig (defaults, gamma 1, g 1) from rest, random speed in [-2, 2] and
 // drive amplitude in [0, 6] (driven_disk_map.json's ranges), t_max 20, the contact observables.
 nlohmann::json driven_disk_config(std::uint64_t count);
+// driven:ball on driven_disk_config's grid: the same rig (rails pi/4 apart), from upright with
+// the masses below the centre, random wy in [-2, 2] (the disk's speed / r) and drive in [0, 6],
+// spin wz 0.5 about the vertical, t_max 20; its rates are given over driven_disk's.
+nlohmann::json driven_ball_config(std::uint64_t count);
 
 // Double-precision operations of one no-slip disc impact from the wall (straight flight, the
 // state after impact 1), counted by hand in noslip_trajectory.hpp, tables/disc.hpp,

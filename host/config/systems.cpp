@@ -56,7 +56,8 @@ std::vector<std::string> observable_names(std::uint32_t groups) {
       {kObsEscape, {"escape_time", "hole", "mean_free_time", "coverage"}},
       {kObsState, {"final_state"}},
       {kObsImpulse, {"impulse_ratio_max", "impulse_ratio_mean"}},
-      {kObsRubber, {"gamma_drift", "twist_max", "gamma3_mean"}},
+      {kObsNormalDrift, {"gamma_drift"}},
+      {kObsRubber, {"twist_max", "gamma3_mean"}},
       {kObsContact, {"normal_force_min", "friction_ratio_max", "detach_time", "slip_time"}}};
   std::vector<std::string> names;
   for (const auto& [group, of_group] : named)
@@ -304,12 +305,16 @@ SystemSchema model_schema(const std::string& name, const SystemTraits* traits) {
                      rule("wy", P_WY, 0.0, any, "any number"), rule("wz", P_WZ, 0.0, any, "any number")}}}};
       s.default_start = "body";
       return s;
-    case ModelKind::driven_disk: {
-      // The rolling robot's disk (include/skipstone/rolling/driven_disk.hpp); the defaults are
-      // the example of the document: m0 = 1, r = 1, d2 = 1 (gamma = 1), four unit masses on
-      // circles of radii 0.9, 0.63.., 0.36.., 0.1, g = 1, the drive with kinks at 0.1 and 0.2.
-      s.parameters = {rule("r", P_BALL_R, 1.0, positive, "> 0 (disk radius)"),
-                      rule("m0", P_M0, 1.0, positive, "> 0 (mass of the disk without the point masses)"),
+    case ModelKind::driven_disk:
+    case ModelKind::driven_ball: {
+      // The rolling robot (include/skipstone/rolling/driven_disk.hpp, driven_ball.hpp); the
+      // defaults are the example of the document: m0 = 1, r = 1, d2 = 1 (gamma = 1), four unit
+      // masses on circles of radii 0.9, 0.63.., 0.36.., 0.1, g = 1, the drive with kinks at 0.1
+      // and 0.2. The ball's rails lie in planes pi/4 apart about E3 unless rail_twist says.
+      const bool ball = traits->model == ModelKind::driven_ball;
+      const std::string body = ball ? "ball" : "disk";
+      s.parameters = {rule("r", P_BALL_R, 1.0, positive, "> 0 (" + body + " radius)"),
+                      rule("m0", P_M0, 1.0, positive, "> 0 (mass of the " + body + " without the point masses)"),
                       rule("g", P_G, 1.0, nonneg, ">= 0 (gravity, along -e3)")};
       const double rails[kDrivenMasses] = {0.9, 1.9 / 3.0, 1.1 / 3.0, 0.1};
       for (int i = 0; i < kDrivenMasses; ++i)
@@ -324,12 +329,26 @@ SystemSchema model_schema(const std::string& name, const SystemTraits* traits) {
       s.parameters.push_back(rule("drive_t2", P_DRIVE_T2, 0.2, nonneg,
                                   ">= drive_t1 (end of the linear ramp down to h = 0)"));
       s.parameters.push_back(rule("mu_s", P_MU_S, 0.5, nonneg, ">= 0 (static friction coefficient: slip_time)"));
-      s.starts = {{"rolling",
-                   {StartKind::interior,
-                    {rule("phi", P_ANGLE, 0.0, any, "any number (angle from e1 to the body axis E1, radians)"),
-                     rule("speed", P_SPEED, 0.0, any, "any number (velocity of the centre along e1, -r phi')"),
-                     rule("theta", P_THETA, -0.5 * kPi, any,
-                          "any number (rail angle of every mass, radians; -pi/2 at phi = 0: below the centre)")}}}};
+      const ParamRule theta = rule("theta", P_THETA, -0.5 * kPi, any,
+                                   "any number (rail angle of every mass, radians; -pi/2 at phi = 0: below the centre)");
+      if (ball) {
+        s.parameters.push_back(rule("rail_twist", P_BALL_TWIST, 0.25 * kPi, any,
+                                    "any number (rail i + 1 lies in the body plane through E3 at the angle i rail_twist "
+                                    "from E1, radians; 0: every rail in the E1-E3 plane, the disk's)"));
+        s.starts = {{"rolling",
+                     {StartKind::interior,
+                      {rule("phi", P_ANGLE, 0.0, any, "any number (turn about -e2 taking e1 to the body axis E1, radians)"),
+                       rule("lean", P_BALL_LEAN, 0.0, any, "any number (turn about the body axis E1 first, radians)"),
+                       rule("heading", P_BALL_HEADING, 0.0, any, "any number (turn about e3 last, radians)"),
+                       rule("wx", P_WX, 0.0, any, "any number (angular velocity Omega0 in the body frame)"),
+                       rule("wy", P_WY, 0.0, any, "any number"), rule("wz", P_WZ, 0.0, any, "any number"), theta}}}};
+      } else {
+        s.starts = {{"rolling",
+                     {StartKind::interior,
+                      {rule("phi", P_ANGLE, 0.0, any, "any number (angle from e1 to the body axis E1, radians)"),
+                       rule("speed", P_SPEED, 0.0, any, "any number (velocity of the centre along e1, -r phi')"),
+                       theta}}}};
+      }
       s.default_start = "rolling";
       return s;
     }
@@ -385,10 +404,10 @@ std::optional<CrossError> check_cross_constraints(const SystemSchema& s, StartKi
                                                       std::to_string(p[P_I1]) + ", I2 " + std::to_string(p[P_I2]) +
                                                       ", I3 " + std::to_string(p[P_I3]) + ")"};
   }
-  if (s.traits.model == ModelKind::driven_disk) {
+  if (s.traits.model == ModelKind::driven_disk || s.traits.model == ModelKind::driven_ball) {
     for (int i = 0; i < kDrivenMasses; ++i)
       if (!(p[P_RAIL1 + i] < p[P_BALL_R]))
-        return CrossError{"r" + std::to_string(i + 1), "the rail must lie inside the disk: r" + std::to_string(i + 1) +
+        return CrossError{"r" + std::to_string(i + 1), "the rail must lie inside the body: r" + std::to_string(i + 1) +
                                                            " < r (got " + std::to_string(p[P_RAIL1 + i]) + ", r " +
                                                            std::to_string(p[P_BALL_R]) + ")"};
     if (!(p[P_DRIVE_T2] >= p[P_DRIVE_T1]))

@@ -24,6 +24,7 @@ enum class ModelKind : std::int32_t {
   roll4_table = 9,        // roll4:<table>, 4D ball on the solid cylinder over a 2D table
   rubber_sphere = 10,     // rubber:sphere, rubber Chaplygin ball rolling over a fixed sphere
   driven_disk = 11,       // driven:disk, a disk rolling on a line, moved by point masses on rails inside it
+  driven_ball = 12,       // driven:ball, a ball rolling on a plane, moved by point masses on rails inside it
 };
 
 enum class TableKind : std::int32_t { disc = 0, strip, stadium, rectangle, polygon, ellipse, sinai, none };
@@ -104,7 +105,10 @@ enum class MomentForm : std::int32_t { gamma = 0, eta = 1, beta = 2 };
   X(P_NOISE_SIGMA, "noise_sigma")  /* Ornstein-Uhlenbeck noise: stationary standard deviation */     \
   X(P_NOISE_TAU, "noise_tau")    /* ... correlation time */                                          \
   X(P_NOISE_DT, "noise_dt")      /* ... fixed step of the stochastic integrator */                   \
-  X(P_REALISATION, "realisation")  /* ... which noise path: a scan axis over realisations */
+  X(P_REALISATION, "realisation")  /* ... which noise path: a scan axis over realisations */\
+  X(P_BALL_TWIST, "rail_twist")  /* driven:ball: angle between the planes of successive rails */      \
+  X(P_BALL_LEAN, "lean")         /* driven:ball start: tilt of the rails' plane out of e1-e3 */       \
+  X(P_BALL_HEADING, "heading")   /* driven:ball start: turn about the vertical */
 
 enum Param : std::int32_t {
 #define SKIPSTONE_PARAM_ID(id, name) id,

@@ -13,6 +13,7 @@
 
 #include "skipstone/noslip_model.hpp"
 #include "skipstone/rolling/disc_transversal.hpp"
+#include "skipstone/rolling/driven_ball_run.hpp"
 #include "skipstone/rolling/driven_disk_run.hpp"
 #include "skipstone/rolling/noisy_transversal.hpp"
 #include "skipstone/rolling/roll3_inside_cylinder.hpp"
@@ -76,6 +77,8 @@ SKIPSTONE_HD TrajectoryResult simulate_variant(const ScanSpec& spec, std::uint64
     return simulate_rubber_sphere(spec, pt, sink);
   } else if constexpr (M == ModelKind::driven_disk) {
     return simulate_driven_disk(spec, pt, sink);
+  } else if constexpr (M == ModelKind::driven_ball) {
+    return simulate_driven_ball(spec, pt, sink);
   } else {
     return simulate_noslip_of<M, V::table, V::precision, V::gravity, V::lyapunov>(spec, pt, sink);
   }

@@ -43,7 +43,8 @@ enum ObservableGroup : std::uint32_t {
   kObsLyapunovSpectrum = 1u << 8,  // lyapunov_spectrum: the 2D no-slip tables
   kObsEscape = 1u << 9,    // escape_time, hole, mean_free_time, coverage: the 2D no-slip tables
   kObsContact = 1u << 10,  // normal_force_min, friction_ratio_max, detach_time, slip_time: rolling contact force
-  kObsRubber = 1u << 11,   // gamma_drift, twist_max, gamma3_mean: rubber:sphere
+  kObsRubber = 1u << 11,   // twist_max, gamma3_mean: rubber:sphere
+  kObsNormalDrift = 1u << 12,  // gamma_drift: the drift of |Gamma| (rubber:sphere, driven:ball)
 };
 // Groups a run computes only when its config names them: the tangent dynamics of the Lyapunov
 // exponents cost more than the trajectory, the final state takes the collecting path, the
@@ -147,10 +148,13 @@ inline constexpr SystemTraits kSystems[] = {
     traits_detail::rolling("roll4:rectangle", ModelKind::roll4_table, TableKind::rectangle),
     traits_detail::rolling("roll4:polygon", ModelKind::roll4_table, TableKind::polygon),
     traits_detail::rolling("roll4:sinai", ModelKind::roll4_table, TableKind::sinai),
-    {"rubber:sphere", ModelKind::rubber_sphere, TableKind::none, 3, traits_detail::interior, kObsCore | kObsRubber, false,
+    {"rubber:sphere", ModelKind::rubber_sphere, TableKind::none, 3, traits_detail::interior,
+     kObsCore | kObsNormalDrift | kObsRubber, false,
      Lanes::none, true, false, Sampling::closed_form},
     {"driven:disk", ModelKind::driven_disk, TableKind::none, 2, traits_detail::interior, kObsCore | kObsContact, false,
      Lanes::none, true, true, Sampling::closed_form},
+    {"driven:ball", ModelKind::driven_ball, TableKind::none, 3, traits_detail::interior,
+     kObsCore | kObsNormalDrift | kObsContact, false, Lanes::none, true, true, Sampling::closed_form},
 };
 inline constexpr std::size_t kSystemCount = sizeof(kSystems) / sizeof(kSystems[0]);
 

@@ -1,7 +1,8 @@
-// The driven rolling disk's rig: a rigid disk (mass m0, radius r, moment d2 about its axle,
-// centre of mass at the geometric centre) with four point masses on circular rails about the
-// centre, moved by a prescribed drive (a rolling robot actuated by internal masses). Mass i
-// (i = 1..4, mass m_i) rides the circle of radius r_i in the body's E1-E3 plane,
+// The rig of the driven rolling disk and ball: a rigid disk or ball (mass m0, radius r, moment
+// d2 about its axle or centre, centre of mass at the geometric centre) with four point masses on
+// circular rails about the centre, moved by a prescribed drive (a rolling robot actuated by
+// internal masses). In the disk mass i (i = 1..4, mass m_i) rides the circle of radius r_i in
+// the body's E1-E3 plane (the ball's rail planes: driven_ball.hpp),
 //   zeta_i(theta) = r_i (cos theta, 0, sin theta)                          (Eq. 5.4),
 // and its rail angle has the prescribed acceleration
 //   u_i(t) = theta_i''(t) = a (-1)^i h(t),  h = 1 on [0, t1], (t2 - t)/(t2 - t1) on [t1, t2],

@@ -1,0 +1,335 @@
+// driven:ball (the ball rolling on a plane moved by point masses on rails): with every rail in the
+// E1-E3 plane and Omega along E2 it is driven:disk, equation by equation (2.20)/(2.10)/(2.11) vs
+// (4.1)/(4.3)/(4.4) and run by run; energy conservation without drive, the work-energy balance
+// with it (and energy not conserved by itself then); the normal force and the friction against
+// second differences of the centre of mass along a 3D path; the mirror symmetry; the closed form
+// without masses; steps that land on the drive's kinks; config checks.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "config_error.hpp"
+#include "skipstone/simulate.hpp"
+#include "test_support.hpp"
+
+namespace skipstone {
+namespace {
+
+using nlohmann::json;
+
+std::string sci(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6e", v);
+  return buf;
+}
+
+constexpr double kPlanarForces = 1e-12;      // ball vs disk equations at one state, relative
+constexpr double kPlanarRun = 1e-8;          // ball vs disk runs: positions, located event times
+constexpr double kPlanarSampled = 1e-6;      // ball vs disk runs: extremes over their own step ends
+constexpr double kEnergyDrift = 1e-11;       // no drive, t in [0, 20], default tolerances
+constexpr double kWorkBalance = 1e-10;       // with the drive: |E - E0 - W| relative
+constexpr double kDriveWork = 1e-2;          // with the drive E - E0 is at least this (relative)
+constexpr double kSecondDifference = 2e-6;   // N, f vs central second differences (h = 1e-3), relative to M g
+constexpr double kMirror = 1e-12;            // mirrored runs, relative
+constexpr double kClosedForm = 1e-12;        // no masses: constant velocity, N = M g, f = 0
+constexpr double kUnitNorm = 1e-10;          // gamma_drift over a run at default tolerances
+
+DrivenRig random_rig(std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> U(0.1, 2.0);
+  DrivenRig rig;
+  rig.m0 = U(rng);
+  rig.r = U(rng);
+  rig.d2 = U(rng);
+  rig.g = U(rng);
+  for (int i = 0; i < kDrivenMasses; ++i) {
+    rig.m[i] = U(rng);
+    rig.rail[i] = 0.95 * rig.r * U(rng) / 2.0;
+  }
+  rig.amp = U(rng) - 1.0;
+  rig.t1 = 0.1;
+  rig.t2 = 0.2;
+  rig.mu_s = 0.5;
+  return rig;
+}
+
+// The ball's state of a disk state: Lambda = R_e2(-phi), Omega = (0, -phi', 0).
+void ball_of_disk(const double* d, double* b) {
+  std::fill(b, b + kBallStateSize, 0.0);
+  b[kBallQuat] = std::cos(-0.5 * d[kDiskPhi]);
+  b[kBallQuat + 2] = std::sin(-0.5 * d[kDiskPhi]);
+  b[kBallOmega + 1] = -d[kDiskPhiDot];
+  for (int i = 0; i < kDrivenMasses; ++i) {
+    b[kBallTheta + i] = d[kDiskTheta + i];
+    b[kBallThetaDot + i] = d[kDiskThetaDot + i];
+  }
+  b[kBallTime] = d[kDiskTime];
+}
+
+TEST(DrivenBall, PlanarBallIsTheDiskEquationByEquation) {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> U(-3.0, 3.0);
+  double worst = 0.0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const DrivenRig rig = random_rig(rng);
+    double d[kDiskStateSize], b[kBallStateSize];
+    for (double& v : d) v = U(rng);
+    d[kDiskTime] = 0.1 * (U(rng) + 3.0);  // on every piece of the drive
+    ball_of_disk(d, b);
+    const DiskForces disk = driven_disk_forces(rig, d);
+    const BallForces ball = driven_ball_forces(driven_ball_rig(rig, 0.0), b);
+    const double scale = rig_mass(rig) * (rig.g + rig.r * (1.0 + d[kDiskPhiDot] * d[kDiskPhiDot]));
+    EXPECT_NEAR(ball.Omega_dot.y, -disk.phidd, kPlanarForces * (1.0 + std::fabs(disk.phidd)));
+    EXPECT_NEAR(ball.Omega_dot.x, 0.0, kPlanarForces * (1.0 + std::fabs(disk.phidd)));
+    EXPECT_NEAR(ball.Omega_dot.z, 0.0, kPlanarForces * (1.0 + std::fabs(disk.phidd)));
+    EXPECT_NEAR(ball.N, disk.N, kPlanarForces * scale);
+    EXPECT_NEAR(ball.f1, disk.f, kPlanarForces * scale);
+    EXPECT_NEAR(ball.f2, 0.0, kPlanarForces * scale);
+    EXPECT_NEAR(ball.power, disk.power, kPlanarForces * (1.0 + std::fabs(disk.power)));
+    worst = std::fmax(worst, std::fabs(ball.N - disk.N) / scale);
+    worst = std::fmax(worst, std::fabs(ball.f1 - disk.f) / scale);
+  }
+  RecordProperty("worst_relative_difference", sci(worst));
+}
+
+json rig_config(const char* system, const json& params, const json& initial, double t_max = 20.0) {
+  json p = params.is_null() ? json::object() : params;
+  if (!p.contains("gamma")) p["gamma"] = 1.0;
+  return {{"system", system},
+          {"parameters", p},
+          {"initial", initial.is_null() ? json::object() : initial},
+          {"stop", {{"t_max", t_max}}}};
+}
+
+json ball_config(const json& params, const json& initial, double t_max = 20.0) {
+  return rig_config("driven:ball", params, initial, t_max);
+}
+
+// Every event's time and centre (x, y) and velocity, of either dimension.
+struct PathLog {
+  std::vector<double> t, x, y, vx, vy;
+  template <class V, class S>
+  void on_event(double time, V c, const S& s, V) {
+    t.push_back(time);
+    x.push_back(c.x);
+    vx.push_back(s.u.x);
+    if constexpr (std::is_same_v<V, Vec3>) {
+      y.push_back(c.y);
+      vy.push_back(s.u.y);
+    } else {
+      y.push_back(0.0);
+      vy.push_back(0.0);
+    }
+  }
+  template <class T>
+  void on_step(T, const T*) {}
+  // the centre at time `at`, an event time of the log
+  std::size_t at(double when) const { return std::find(t.begin(), t.end(), when) - t.begin(); }
+};
+
+TrajectoryResult run(const json& cfg, PathLog* log = nullptr) {
+  PathLog none;
+  return simulate_trajectory(testing::config_from(cfg).spec, 0, log ? *log : none);
+}
+
+TEST(DrivenBall, PlanarBallIsTheDiskRunByRun) {
+  const double v = 0.4, phi = 0.3, theta = -1.2, T = 5.0;
+  json params = {{"drive", 2.5}};
+  const json disk_init = {{"phi", phi}, {"speed", v}, {"theta", theta}};
+  // mu_s below the friction the run needs: it slips inside some step
+  params["mu_s"] = 0.9 * run(rig_config("driven:disk", params, disk_init, T)).friction_ratio_max;
+  json ball_params = params;
+  ball_params["rail_twist"] = 0.0;
+  PathLog disk_log, ball_log;
+  const TrajectoryResult disk =
+      run(rig_config("driven:disk", params, disk_init, T), &disk_log);
+  const TrajectoryResult ball =
+      run(ball_config(ball_params, {{"phi", phi}, {"wy", v}, {"theta", theta}}, T), &ball_log);
+  ASSERT_EQ(disk.status, Status::finished);
+  ASSERT_EQ(ball.status, Status::finished);
+  for (double when : {0.1, 0.2, T}) {
+    const std::size_t kd = disk_log.at(when), kb = ball_log.at(when);
+    ASSERT_LT(kd, disk_log.t.size()) << when;
+    ASSERT_LT(kb, ball_log.t.size()) << when;
+    EXPECT_NEAR(ball_log.x[kb], disk_log.x[kd], kPlanarRun * (1.0 + std::fabs(disk_log.x[kd]))) << when;
+    EXPECT_NEAR(ball_log.y[kb], 0.0, kPlanarRun) << when;
+    EXPECT_NEAR(ball_log.vx[kb], disk_log.vx[kd], kPlanarRun * (1.0 + std::fabs(disk_log.vx[kd]))) << when;
+  }
+  ASSERT_GT(disk.slip_time, 0.0);
+  EXPECT_NEAR(ball.slip_time, disk.slip_time, kPlanarRun * disk.slip_time);
+  EXPECT_NEAR(ball.normal_force_min, disk.normal_force_min, kPlanarSampled);
+  EXPECT_NEAR(ball.friction_ratio_max, disk.friction_ratio_max, kPlanarSampled);
+  RecordProperty("x_at_t_max", sci(ball_log.x.back()));
+  RecordProperty("slip_time", sci(ball.slip_time));
+}
+
+TEST(DrivenBall, EnergyIsConservedWithoutDrive) {
+  const TrajectoryResult r = run(ball_config(
+      {{"drive", 0.0}}, {{"theta", -0.3}, {"lean", 0.4}, {"wx", 0.3}, {"wy", 0.5}, {"wz", -0.7}}));
+  ASSERT_EQ(r.status, Status::finished);
+  EXPECT_LT(r.energy_error, kEnergyDrift);
+  EXPECT_LT(r.gamma_drift, kUnitNorm);
+  RecordProperty("energy_error", sci(r.energy_error));
+  RecordProperty("gamma_drift", sci(r.gamma_drift));
+}
+
+TEST(DrivenBall, WorkEnergyBalanceWithDrive) {
+  const TrajectoryResult r = run(ball_config({{"drive", 3.0}}, {{"lean", 0.2}, {"wy", 0.5}, {"wz", 0.4}}));
+  ASSERT_EQ(r.status, Status::finished);
+  EXPECT_LT(r.energy_error, kWorkBalance);
+  RecordProperty("energy_error", sci(r.energy_error));
+}
+
+DrivenRig document_rig(double amp) {
+  DrivenRig rig;
+  rig.m0 = rig.r = rig.d2 = rig.g = 1.0;
+  const double rails[4] = {0.9, 1.9 / 3.0, 1.1 / 3.0, 0.1};
+  for (int i = 0; i < 4; ++i) {
+    rig.m[i] = 1.0;
+    rig.rail[i] = rails[i];
+  }
+  rig.amp = amp;
+  rig.t1 = 0.1;
+  rig.t2 = 0.2;
+  rig.mu_s = 0.5;
+  return rig;
+}
+
+// Centre of mass of the rig in space at a state.
+Vec3 centre_of_mass(const DrivenBallRig& b, const double* y) {
+  const Rotation L = quat_rotation(y + kBallQuat);
+  Vec3 body{0.0, 0.0, 0.0};
+  for (int i = 0; i < kDrivenMasses; ++i) body = body + b.m[i] * ball_rail_point(b, i, y).z;
+  const Vec3 off = L.apply(body);
+  const double M = rig_mass(b);
+  return Vec3{y[kBallPos], y[kBallPos + 1], b.r} + (1.0 / M) * off;
+}
+
+// A path at fixed steps h on [0, 3] (kinks at k = 100, 200), tilted, spinning and driven.
+std::vector<std::vector<double>> fixed_step_path(const DrivenBallSystem& sys, double h) {
+  double y[kBallStateSize] = {};
+  const double half = 0.5 * 0.4;  // lean 0.4 about E1, then phi = 0.3
+  const double qy[4] = {std::cos(-0.15), 0.0, std::sin(-0.15), 0.0}, qx[4] = {std::cos(half), std::sin(half), 0.0, 0.0};
+  quat_mul(qy, qx, y + kBallQuat);
+  y[kBallOmega] = 0.3;
+  y[kBallOmega + 1] = -0.7;
+  y[kBallOmega + 2] = 0.5;
+  const double theta0[4] = {-1.2, -1.5, -1.6, -1.5};
+  for (int i = 0; i < 4; ++i) y[kBallTheta + i] = theta0[i];
+  std::vector<std::vector<double>> path;
+  for (int k = 0; k <= 3000; ++k) {
+    path.emplace_back(y, y + kBallStateSize);
+    double yn[kBallStateSize];
+    gbs_step<kBallStateSize, 6>(sys, y, h, yn, 1e-13, 1e-13);
+    yn[kBallTime] = (k + 1) * h;
+    std::copy(yn, yn + kBallStateSize, y);
+  }
+  return path;
+}
+
+TEST(DrivenBall, ContactForceIsTheCentreOfMassAcceleration) {
+  const DrivenBallSystem sys{driven_ball_rig(document_rig(2.0), 0.25 * kPi)};
+  const double h = 1e-3, M = rig_mass(sys.rig), g = sys.rig.g;
+  const auto path = fixed_step_path(sys, h);
+  double worst = 0.0;
+  for (int k = 1; k < 3000; ++k) {
+    if ((k >= 99 && k <= 101) || (k >= 199 && k <= 201)) continue;  // stencils across a kink of the drive
+    const Vec3 a = centre_of_mass(sys.rig, path[k - 1].data()), b = centre_of_mass(sys.rig, path[k].data()),
+               c = centre_of_mass(sys.rig, path[k + 1].data());
+    const Vec3 acc = (1.0 / (h * h)) * (a - 2.0 * b + c);
+    const BallForces F = driven_ball_forces(sys.rig, path[k].data());
+    EXPECT_NEAR(F.N, M * (g + acc.z), kSecondDifference * M * g) << "t " << k * h;
+    EXPECT_NEAR(F.f1, M * acc.x, kSecondDifference * M * g) << "t " << k * h;
+    EXPECT_NEAR(F.f2, M * acc.y, kSecondDifference * M * g) << "t " << k * h;
+    worst = std::fmax(worst, std::fabs(F.N - M * (g + acc.z)) / (M * g));
+    worst = std::fmax(worst, std::fmax(std::fabs(F.f1 - M * acc.x), std::fabs(F.f2 - M * acc.y)) / (M * g));
+  }
+  RecordProperty("worst_relative_difference", sci(worst));
+}
+
+// The same path's energy: the drive's work is what changes it (not conserved by itself).
+TEST(DrivenBall, TheDriveChangesTheEnergyByItsWork) {
+  const DrivenBallSystem sys{driven_ball_rig(document_rig(2.0), 0.25 * kPi)};
+  const auto path = fixed_step_path(sys, 1e-3);
+  const double E0 = driven_ball_energy(sys.rig, path.front().data());
+  const double E1 = driven_ball_energy(sys.rig, path.back().data()), W = path.back()[kBallWork];
+  const double scale = driven_ball_kinetic(sys.rig, path.back().data()) + rig_mass(sys.rig) * sys.rig.g;
+  EXPECT_GT(std::fabs(E1 - E0), kDriveWork * scale);
+  EXPECT_LT(std::fabs(E1 - E0 - W), kWorkBalance * scale);
+  RecordProperty("energy_change", sci(E1 - E0));
+}
+
+// The mirror in the e1-e3 plane takes the rails of twist tau to those of -tau, the orientation
+// (phi, lean, heading) to (phi, -lean, -heading) and Omega to (-wx, wy, -wz): the centre's path
+// (x, y) to (x, -y), N and |f| unchanged. Every state component only changes sign, so the two
+// runs take the same steps.
+TEST(DrivenBall, MirrorSymmetry) {
+  const json init = {{"phi", 0.2}, {"lean", 0.3}, {"heading", 0.7}, {"wx", 0.4}, {"wy", -0.6}, {"wz", 0.9},
+                     {"theta", -1.3}};
+  json mirror = init;
+  for (const char* k : {"lean", "heading", "wx", "wz"}) mirror[k] = -init[k].get<double>();
+  PathLog a, b;
+  const TrajectoryResult ra = run(ball_config({{"drive", 2.0}, {"rail_twist", 0.6}}, init, 10.0), &a);
+  const TrajectoryResult rb = run(ball_config({{"drive", 2.0}, {"rail_twist", -0.6}}, mirror, 10.0), &b);
+  ASSERT_EQ(ra.status, Status::finished);
+  ASSERT_EQ(a.t.size(), b.t.size());
+  const double scale = 1.0 + std::fabs(a.x.back()) + std::fabs(a.y.back());
+  EXPECT_NEAR(b.x.back(), a.x.back(), kMirror * scale);
+  EXPECT_NEAR(b.y.back(), -a.y.back(), kMirror * scale);
+  EXPECT_GT(std::fabs(a.y.back()), 1e-3);  // the path leaves the e1-e3 plane: the mirror is a test
+  EXPECT_NEAR(rb.normal_force_min, ra.normal_force_min, kMirror * std::fabs(ra.normal_force_min));
+  EXPECT_NEAR(rb.friction_ratio_max, ra.friction_ratio_max, kMirror * ra.friction_ratio_max);
+}
+
+// Without masses (or with them at the centre) the ball keeps its velocity r (wy, -wx) from the
+// upright start, and the plane pushes with M g and no friction.
+TEST(DrivenBall, WithoutMassesItRollsStraightOn) {
+  for (const json& params : {json{{"m1", 0.0}, {"m2", 0.0}, {"m3", 0.0}, {"m4", 0.0}},
+                             json{{"r1", 0.0}, {"r2", 0.0}, {"r3", 0.0}, {"r4", 0.0}}}) {
+    PathLog log;
+    const double wx = 0.3, wy = 0.7, wz = -0.5, r = 1.0;
+    const TrajectoryResult res = run(ball_config(params, {{"wx", wx}, {"wy", wy}, {"wz", wz}}), &log);
+    ASSERT_EQ(res.status, Status::finished);
+    for (std::size_t k = 0; k < log.t.size(); ++k) {
+      EXPECT_NEAR(log.x[k], r * wy * log.t[k], kClosedForm * (1.0 + log.t[k]));
+      EXPECT_NEAR(log.y[k], -r * wx * log.t[k], kClosedForm * (1.0 + log.t[k]));
+    }
+    EXPECT_NEAR(res.friction_ratio_max, 0.0, kClosedForm);
+    EXPECT_TRUE(std::isnan(res.slip_time));
+    EXPECT_TRUE(std::isnan(res.detach_time));
+  }
+}
+
+TEST(DrivenBall, StepsLandOnTheDrivesKinks) {
+  PathLog log;
+  run(ball_config({{"drive_t1", 0.13}, {"drive_t2", 0.37}}, {{"wy", 1.0}, {"wz", 0.5}}, 1.0), &log);
+  EXPECT_LT(log.at(0.13), log.t.size());
+  EXPECT_LT(log.at(0.37), log.t.size());
+  EXPECT_EQ(log.t.back(), 1.0);
+}
+
+TEST(DrivenBall, ConfigChecks) {
+  const auto message = [](const json& cfg) {
+    try {
+      testing::config_from(cfg);
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message(ball_config({{"r2", 1.0}}, {})).find("r2"), std::string::npos);
+  EXPECT_NE(message(ball_config({{"drive_t1", 0.3}, {"drive_t2", 0.2}}, {})).find("drive_t2"), std::string::npos);
+  EXPECT_NE(message(ball_config({{"m1", -1.0}}, {})).find("m1"), std::string::npos);
+  EXPECT_NE(message(ball_config({}, {{"speed", 1.0}})).find("speed"), std::string::npos);  // the disk's key
+  EXPECT_NE(message(ball_config({{"rail_twist", "pi"}}, {})).find("rail_twist"), std::string::npos);
+  json no_t_max = ball_config({}, {});
+  no_t_max["stop"] = {{"max_events", 10}};
+  EXPECT_THROW(testing::config_from(no_t_max), ConfigError);
+}
+
+}  // namespace
+}  // namespace skipstone
