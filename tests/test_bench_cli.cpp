@@ -98,6 +98,10 @@ TEST_F(CliTest, BenchQuickWritesJsonWithPositiveRates) {
     EXPECT_GT(b["roll4_stadium_lyapunov"]["over_baseline"][where]["rim_passages"].get<double>(), 0.0) << where;
   EXPECT_EQ(b["roll4_stadium_lyapunov"]["events"], b["roll4_stadium_gravity"]["events"]);
   EXPECT_EQ(b["roll4_stadium_lyapunov"]["steps"], b["roll4_stadium_gravity"]["steps"]);
+  // the rubber ball of the same starts, spins 0: every start crosses edges
+  EXPECT_EQ(b["roll4_stadium_rubber"]["over_baseline"]["baseline"], "roll4_stadium_gravity");
+  EXPECT_GT(b["roll4_stadium_rubber"]["over_baseline"]["1_thread_side_by_side"]["rim_passages"].get<double>(), 0.0);
+  EXPECT_GT(b["roll4_stadium_rubber"]["events"].get<std::uint64_t>(), b["roll4_stadium_rubber"]["unmasked"].get<std::uint64_t>());
   EXPECT_GT(b["figure18"]["steps"].get<std::uint64_t>(), b["figure18"]["unmasked"].get<std::uint64_t>());
   // the Figure-18 flop rate counts GBS steps (not exits or grid points)
   const double f18_flops = b["figure18"]["backend"]["fp64_flops"].get<double>();

@@ -124,6 +124,14 @@ json roll4_stadium_lyapunov_config(std::uint64_t count, double t_max) {
   return j;
 }
 
+json roll4_stadium_rubber_config(std::uint64_t count, double t_max) {
+  json j = roll4_table_gravity_config("roll4:stadium", {{"half_length", 1.0}, {"R", 1.0}}, count, t_max);
+  j["parameters"]["no_twist"] = 1;
+  j["initial"]["S23"] = 0.0;
+  j["scan"]["axes"] = {j["scan"]["axes"][0]};
+  return j;
+}
+
 json roll3_table_gravity_config(const char* system, const json& table, std::uint64_t count, double t_max) {
   json parameters = {{"r", 0.1}, {"eta", 0.5}, {"g_effective", 1.0}};
   parameters.update(table);

@@ -54,6 +54,9 @@ nlohmann::json roll4_table_gravity_config(const char* system, const nlohmann::js
 // Lyapunov exponent (the tangent dynamics' cost against the plain run of the same scan, which
 // runs on the SIMD lanes where this one cannot).
 nlohmann::json roll4_stadium_lyapunov_config(std::uint64_t count, double t_max);
+// The rubber ball (no_twist 1) of roll4:stadium in that setting, its spins 0 (S23 and the S12
+// axis dropped): the cost per edge passage of the no-twist equations against the rolling ball's.
+nlohmann::json roll4_stadium_rubber_config(std::uint64_t count, double t_max);
 // A roll3 system (r 0.1, eta 0.5) with in-plane gravity g_effective 1 along -y and its table's
 // parameters (e.g. roll3:stadium with half_length 1, R 1): plate start at (0, 0.5), random v1 in
 // [-1, 1] and S12 in [-0.5, 0.5], v2 = 0.

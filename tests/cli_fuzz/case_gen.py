@@ -194,6 +194,8 @@ def mut_huge_grid(cfg, rng):
     scan = cfg.get("scan")
     if not isinstance(scan, dict) or not isinstance(scan.get("axes"), list) or not scan["axes"]:
         cfg["scan"] = scan = {"type": "grid", "axes": [{"param": "speed", "min": 0.5, "max": 1.0, "n": 2}]}
+        if isinstance(cfg.get("initial"), dict):
+            cfg["initial"].pop("speed", None)  # the axis replaces it (a key given twice is refused)
     n = rng.choice([10 ** 12, 10 ** 13, 2 ** 40, 2 ** 63 - 1, 2 ** 64, 10 ** 15, 1e300, 10 ** 6])
     for axis in (a for a in scan["axes"] if isinstance(a, dict)):
         if "n" in axis or scan.get("type", "grid") == "grid":
