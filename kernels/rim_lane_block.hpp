@@ -15,7 +15,7 @@
 
 #include "lane_held.hpp"
 #include "skipstone/rolling/disc_transversal.hpp"
-#include "skipstone/rolling/noisy_transversal.hpp"
+#include "skipstone/rolling/noisy_disc.hpp"
 #include "skipstone/rolling/roll4_disc.hpp"
 #include "skipstone/sinks.hpp"
 
@@ -106,10 +106,15 @@ struct DiscRollTrajectories {
   }
 
   bool begin(int l, std::uint64_t index, Stepper& stepper, TrajectoryResult& out) {
+    const ScanPoint pt = scan_point(*spec, index);
+    if (pt.p[P_NOISE] != kNoiseNone) {  // fixed-step stochastic passages: one trajectory at a time, in double
+      out = simulate_noisy_roll4_disc(*spec, pt, index, sink);
+      return false;
+    }
     DiscRollModelT<T> m;
     PlateStateT<T> s;
     RollOptions opt;
-    if (!roll4_disc_setup(*spec, scan_point(*spec, index), m, s, opt)) {
+    if (!roll4_disc_setup(*spec, pt, m, s, opt)) {
       out = masked_result();
       return false;
     }

@@ -5,7 +5,9 @@
 // and weak order (on a linear system whose moments are known in closed form) against the design
 // orders 1 and 2; the counter-based noise: standard normal, reproducible from (seed, index,
 // realisation), different between realisations, independent of how a scan is cut into chunks;
-// and the config's refusals (float, systems without noise, non-integer noise and realisation).
+// and the config's refusals (float, systems without noise, non-integer noise and realisation);
+// on roll4:disc: sigma = 0 gives the deterministic model, roughness keeps both energies, slip
+// does not, realisations differ and the results do not depend on the chunking.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -38,7 +40,7 @@ constexpr double kRoughEnergyTolerance = 1e-6;
 const DiscTransversalSystem kDisc{-1.0, 0.5, 0.6};  // kappa = -1/R with R = 1, r = 0.5, eta = 0.6
 
 NoisyTransversalSystem noisy(int kind, double sigma, double tau) {
-  return {kDisc.kappa, kDisc.r, kDisc.eta, sigma, tau, kind};
+  return {kDisc.kappa, kDisc.r, kDisc.eta, {sigma, tau, kind}};
 }
 
 struct Entry {
@@ -47,10 +49,22 @@ struct Entry {
 };
 const Entry kEntries[] = {{0.3, 0.2}, {-0.5, 0.6}, {0.7, -0.4}, {0.1, 0.9}, {-0.2, -0.3}};
 
+struct NoisyPassage {
+  Status status;
+  int side;
+  double t, arc, energy_change;  // |E1(end) - E1(0)| / E1(0)
+  double y[NoisyTransversalSystem::N];
+};
+
 NoisyPassage noisy_passage(const NoisyTransversalSystem& sys, const Entry& e, double h, double t_max,
                            const CounterNoise& noise) {
   DiscardSink sink;
-  return integrate_noisy_passage(sys, e.v1(), e.v2, e.S12, h, t_max, 10000000, noise, sink);
+  const double y0[6] = {e.v1(), e.v2, e.S12, 1.0, 0.0, 0.0};
+  const RimRun<8, double> run = integrate_noisy_passage(sys, y0, h, t_max, 10000000, noise, sink);
+  const double e1 = run.y[0] * run.y[0] + run.y[1] * run.y[1] + run.y[2] * run.y[2];
+  NoisyPassage p{run.status, run.side, run.t, run.y[5], std::fabs(e1 - 1.0), {}};
+  for (int k = 0; k < 8; ++k) p.y[k] = run.y[k];
+  return p;
 }
 
 TEST(NoisyRolling, SigmaZeroGivesTheDeterministicPassage) {
@@ -261,6 +275,79 @@ TEST(NoisyRolling, ResultsDoNotDependOnChunking) {
   }
 }
 
+// roll4:disc under gravity (the Figure-20 setting), roughness, over entries and realisations.
+const char* kDiscScan = R"({"system": "roll4:disc",
+    "parameters": {"R": 1.0, "r": 0.1, "eta": 0.5, "g_effective": 1.0, "noise": 2, "noise_sigma": 0.3,
+                   "noise_tau": 0.2},
+    "initial": {"start": "plate", "x1": -0.715, "x2": 0.0, "z": 0.0, "v2": 0.0, "S12": 0.6},
+    "scan": {"type": "grid", "axes": [{"param": "v1", "min": -1.5, "max": -0.5, "n": 3},
+                                      {"param": "realisation", "min": 0, "max": 2, "n": 3}]},
+    "stop": {"t_max": 15.0}})";
+
+// sigma = 0: the deterministic roll4:disc (GBS, projected) to Heun's accuracy over ~10 passages
+constexpr double kDiscSigmaZeroTolerance = 1e-4;
+
+TEST(NoisyRolling, Roll4DiscSigmaZeroIsTheDeterministicModel) {
+  nlohmann::json c = nlohmann::json::parse(kDiscScan);
+  c["parameters"]["noise_sigma"] = 0.0;
+  // Heun's error per passage is ~(noise_dt |v| / r)^2: with r = 0.1 a step of 1e-4 resolves it
+  c["parameters"]["noise_dt"] = 1e-4;
+  // z_final, not z_min or z_max: those are sampled at the integrator's step points, which differ
+  c["observables"] = {"status", "events", "z_final", "rho_even", "rho_odd"};
+  for (int kind : {kNoiseSlip, kNoiseRoughness}) {
+    c["parameters"]["noise"] = kind;
+    const RunConfig noisy_rc = config_from(c);
+    nlohmann::json plain = c;
+    plain["parameters"]["noise"] = 0;
+    const RunConfig plain_rc = config_from(plain);
+    for (std::uint64_t i = 0; i < noisy_rc.spec.count; ++i) {
+      DiscardSink sink;
+      const TrajectoryResult a = simulate_trajectory(noisy_rc.spec, i, sink);
+      const TrajectoryResult b = simulate_trajectory(plain_rc.spec, i, sink);
+      ASSERT_EQ(a.status, b.status) << "kind " << kind << " trajectory " << i;
+      EXPECT_GT(a.events, 3u) << i;
+      EXPECT_EQ(a.events, b.events) << "kind " << kind << " trajectory " << i;
+      EXPECT_NEAR(a.z_final, b.z_final, kDiscSigmaZeroTolerance) << "kind " << kind << " trajectory " << i;
+      EXPECT_NEAR(a.rho_even, b.rho_even, kDiscSigmaZeroTolerance) << "kind " << kind << " trajectory " << i;
+      EXPECT_NEAR(a.rho_odd, b.rho_odd, kDiscSigmaZeroTolerance) << "kind " << kind << " trajectory " << i;
+    }
+  }
+}
+
+// Roughness holds E1 and E2 + G x3 on every path (projected onto them as the deterministic
+// passages are: no energy drift); slip changes them.
+TEST(NoisyRolling, Roll4DiscRoughnessKeepsTheEnergiesSlipDoesNot) {
+  nlohmann::json c = nlohmann::json::parse(kDiscScan);
+  const RunConfig rough = config_from(c);
+  c["parameters"]["noise"] = kNoiseSlip;
+  const RunConfig slip = config_from(c);
+  for (std::uint64_t i = 0; i < rough.spec.count; ++i) {
+    DiscardSink sink;
+    const TrajectoryResult a = simulate_trajectory(rough.spec, i, sink);
+    const TrajectoryResult b = simulate_trajectory(slip.spec, i, sink);
+    EXPECT_EQ(a.status, Status::finished) << i;
+    EXPECT_LT(a.energy_error, 1e-12) << i;
+    EXPECT_EQ(b.status, Status::finished) << i;
+    EXPECT_GT(b.energy_error, 1e-3) << i;
+  }
+}
+
+TEST(NoisyRolling, Roll4DiscRealisationsDifferAndDoNotDependOnChunking) {
+  const RunConfig rc = config_from(nlohmann::json::parse(kDiscScan));
+  const ScanSpec& spec = rc.spec;
+  std::vector<TrajectoryResult> whole(spec.count), pieces(spec.count);
+  cpu::run_chunk(spec, 0, spec.count, whole.data());
+  for (std::uint64_t first = 0; first < spec.count; first += 2)
+    cpu::run_chunk(spec, first, std::min<std::uint64_t>(2, spec.count - first), pieces.data() + first);
+  for (std::uint64_t i = 0; i < spec.count; ++i) {
+    DiscardSink sink;
+    const TrajectoryResult ref = simulate_trajectory(spec, i, sink);
+    EXPECT_EQ(0, std::memcmp(&ref, &whole[i], sizeof ref)) << "trajectory " << i << " (one chunk)";
+    EXPECT_EQ(0, std::memcmp(&ref, &pieces[i], sizeof ref)) << "trajectory " << i << " (chunks of 2)";
+    if (i >= 3) EXPECT_NE(ref.z_final, whole[i - 3].z_final) << "trajectory " << i << ": the previous realisation's";
+  }
+}
+
 std::string refusal(const std::string& config) {
   try {
     config_from(nlohmann::json::parse(config));
@@ -282,9 +369,12 @@ TEST(NoisyRolling, BadInputIsRefusedNamingTheKey) {
             "parameters.noise_tau");
   EXPECT_EQ(refusal(base + R"("parameters": {"r": 0.5, "eta": 0.6, "realisation": 1.5}})"),
             "parameters.realisation");
-  EXPECT_EQ(refusal(R"({"system": "roll4:disc", "parameters": {"r": 0.1, "eta": 0.6, "noise": 1},
+  EXPECT_EQ(refusal(R"({"system": "roll4:planes", "parameters": {"r": 0.1, "eta": 0.6, "noise": 1},
                         "initial": {"start": "plate"}})"),
             "parameters.noise");
+  EXPECT_EQ(refusal(std::string(kDiscScan).replace(std::string(kDiscScan).find("\"stop\""), 0,
+                                                   R"("observables": ["status", "slip_time"], )")),
+            "observables[1]");
   EXPECT_EQ(refusal(R"({"system": "roll4:disc-transversal", "parameters": {"r": 0.5, "eta": 0.6, "noise": 2},
                         "initial": {"start": "rim_entry"},
                         "scan": {"type": "grid", "axes": [{"param": "realisation", "min": 0, "max": 4, "n": 4}]},

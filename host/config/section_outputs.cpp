@@ -49,6 +49,9 @@ void read_observables(JsonReader& top, RunConfig& rc) {
     if (is_lyapunov(name) && rc.spec.precision != Precision::float64)
       throw ConfigError(path, "value " + show(name) + " is computed in double only; allowed with options.precision "
                                   "float: the other observables, or precision double");
+    if ((is_lyapunov(name) || is_contact(name)) && (rc.spec.params[P_NOISE] != 0.0 || find_axis(rc, "noise")))
+      throw ConfigError(path, "value " + show(name) + " is not computed with noisy constraints; allowed with "
+                                  "parameters.noise != 0: the other observables, or noise 0");
     rc.observables.push_back(name);
   }
   rc.resolved["observables"] = rc.observables;

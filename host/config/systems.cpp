@@ -42,6 +42,15 @@ std::vector<ParamRule> rolling_parameters(std::vector<ParamRule> size, const std
   return size;
 }
 
+// The parameters of noisy constraints on the rim (include/skipstone/rolling/noisy_transversal.hpp).
+void add_noise_rules(std::vector<ParamRule>& rules) {
+  rules.push_back(rule("noise", P_NOISE, 0.0, noise_kind, "0 (none), 1 (slip of the contact point) or 2 (roughness)"));
+  rules.push_back(rule("noise_sigma", P_NOISE_SIGMA, 0.0, nonneg, ">= 0 (standard deviation of the noise)"));
+  rules.push_back(rule("noise_tau", P_NOISE_TAU, 1.0, positive, "> 0 (correlation time of the noise)"));
+  rules.push_back(rule("noise_dt", P_NOISE_DT, 1e-3, positive, "> 0 (step of the stochastic integrator)"));
+  rules.push_back(rule("realisation", P_REALISATION, 0.0, index_value, "an integer >= 0 (which noise path)"));
+}
+
 }  // namespace
 
 std::vector<std::string> observable_names(std::uint32_t groups) {
@@ -183,13 +192,8 @@ SystemSchema model_schema(const std::string& name, const SystemTraits* traits) {
   switch (traits->model) {
     case ModelKind::roll_disc_transversal:
       s.parameters = {rule("R", P_R, 1.0, positive, "> 0 (plate cross-section radius)"),
-                      rule("r", P_BALL_R, std::nullopt, positive, "> 0 (rolling ball radius)"),
-                      // noisy constraints (include/skipstone/rolling/noisy_transversal.hpp)
-                      rule("noise", P_NOISE, 0.0, noise_kind, "0 (none), 1 (slip of the contact point) or 2 (roughness)"),
-                      rule("noise_sigma", P_NOISE_SIGMA, 0.0, nonneg, ">= 0 (standard deviation of the noise)"),
-                      rule("noise_tau", P_NOISE_TAU, 1.0, positive, "> 0 (correlation time of the noise)"),
-                      rule("noise_dt", P_NOISE_DT, 1e-3, positive, "> 0 (step of the stochastic integrator)"),
-                      rule("realisation", P_REALISATION, 0.0, index_value, "an integer >= 0 (which noise path)")};
+                      rule("r", P_BALL_R, std::nullopt, positive, "> 0 (rolling ball radius)")};
+      add_noise_rules(s.parameters);
       s.starts = {{"rim_entry",
                    {StartKind::rim_entry,
                     {rule("v2", P_V2, 0.0, any, "any number; v2^2 + S12^2 < speed^2 else the pixel is masked"),
@@ -202,6 +206,7 @@ SystemSchema model_schema(const std::string& name, const SystemTraits* traits) {
       s.parameters = rolling_parameters(
           {rule("R", P_R, 1.0, positive, "> 0 (radius of the cross-section disc of the solid cylinder)")},
           "> 0 (rolling ball radius)");
+      add_noise_rules(s.parameters);
       const std::vector<ParamRule> face = {
           rule("x1", P_X1, 0.0, any, "any number (position on the face; outside the disc the trajectory is masked)"),
           rule("x2", P_X2, 0.0, any, "any number"), rule("z", P_Z, 0.0, any, "any number (initial height)"),

@@ -15,7 +15,7 @@
 #include "skipstone/rolling/disc_transversal.hpp"
 #include "skipstone/rolling/driven_ball_run.hpp"
 #include "skipstone/rolling/driven_disk_run.hpp"
-#include "skipstone/rolling/noisy_transversal.hpp"
+#include "skipstone/rolling/noisy_disc.hpp"
 #include "skipstone/rolling/roll3_inside_cylinder.hpp"
 #include "skipstone/rolling/roll3_strip.hpp"
 #include "skipstone/rolling/roll4_disc.hpp"
@@ -66,6 +66,7 @@ SKIPSTONE_HD TrajectoryResult simulate_variant(const ScanSpec& spec, std::uint64
   } else if constexpr (M == ModelKind::roll_disc && V::lyapunov) {
     return simulate_roll4_disc_lyapunov(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll_disc) {
+    if (pt.p[P_NOISE] != kNoiseNone) return simulate_noisy_roll4_disc(spec, pt, index, sink);  // double only
     return simulate_roll4_disc<T>(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll_planes) {
     return simulate_roll4_planes(spec, pt, sink);

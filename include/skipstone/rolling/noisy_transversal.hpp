@@ -24,6 +24,7 @@
 #include "skipstone/result.hpp"
 #include "skipstone/rng.hpp"
 #include "skipstone/rolling/disc_transversal.hpp"
+#include "skipstone/rolling/rim_passage.hpp"
 #include "skipstone/scan_point.hpp"
 
 namespace skipstone {
@@ -32,38 +33,69 @@ constexpr int kNoiseNone = 0;
 constexpr int kNoiseSlip = 1;
 constexpr int kNoiseRoughness = 2;
 
+// The transversal block's rates with noisy constraints, f[0..5] for y[0..5] = (w1, w2, S12,
+// cos phi, sin phi, s), given the noise (n1, n2); returns what the longitudinal block needs:
+// f_c, f_s, the centre's velocity (v1, v2) and the reaction's eta (eta (1 + n1) under roughness).
+struct NoisyRates {
+  double fc, fs, v1, v2, eta;
+};
+SKIPSTONE_HD SKIPSTONE_INLINE NoisyRates noisy_transversal_rates(double kappa, double r, double eta, int kind, double n1,
+                                                                 double n2, const double* y, double* f) {
+  const double w1 = y[0], w2 = y[1], S = y[2], c = y[3], s = y[4];
+  const double ir = 1.0 / r;
+  const double w = 1.0 / (1.0 - r * kappa * s);
+  const double fc = kappa * c * w, fs = kappa * s * w;
+  // roughness: the reaction terms scaled by 1 + n1; slip: the centre carried by eta^2 u
+  const double e = kind == kNoiseRoughness ? eta * (1.0 + n1) : eta;
+  const double u1 = kind == kNoiseSlip ? n1 : 0.0, u2 = kind == kNoiseSlip ? n2 : 0.0;
+  const double v1 = w1 + eta * eta * u1, v2 = w2 + eta * eta * u2;
+  f[0] = -fc * v2 * w2 - e * fs * v2 * S;
+  f[1] = fc * v2 * w1 - e * ir * v1 * S;
+  f[2] = e * (ir * v1 * (v2 - u2) + fs * v2 * (v1 - u1));
+  f[3] = -s * v1 * ir;
+  f[4] = c * v1 * ir;
+  f[5] = v2 * w;
+  return {fc, fs, v1, v2, e};
+}
+
+// The Ornstein-Uhlenbeck noise of a system: its parameters, how many components move (two
+// slip components, one roughness), their constant diffusion coefficient and their drift.
+struct OuNoise {
+  double sigma, tau;  // stationary standard deviation, correlation time
+  int kind;           // kNoiseSlip or kNoiseRoughness
+
+  SKIPSTONE_HD int noises() const { return kind == kNoiseSlip ? 2 : 1; }
+  SKIPSTONE_HD double diffusion() const { return sigma * sqrt(2.0 / tau); }
+  SKIPSTONE_HD void drift(const double* n, double* f) const {
+    f[0] = -n[0] / tau;
+    f[1] = kind == kNoiseSlip ? -n[1] / tau : 0.0;
+  }
+};
+
 // The transversal block with noisy constraints, state y = (w1, w2, S12, cos phi, sin phi, s, n1, n2).
 struct NoisyTransversalSystem {
   double kappa, r, eta;
-  double sigma, tau;  // the Ornstein-Uhlenbeck noise
-  int kind;           // kNoiseSlip or kNoiseRoughness
+  OuNoise noise;
   static constexpr int N = 8;
   static constexpr int kFirstNoise = 6;  // n_i is y[kFirstNoise + i]
 
-  // How many noise components move: two slip components, one roughness.
-  SKIPSTONE_HD int noises() const { return kind == kNoiseSlip ? 2 : 1; }
-  // The constant diffusion coefficient of each moving n_i.
-  SKIPSTONE_HD double diffusion() const { return sigma * sqrt(2.0 / tau); }
-
+  SKIPSTONE_HD int noises() const { return noise.noises(); }
+  SKIPSTONE_HD double diffusion() const { return noise.diffusion(); }
   SKIPSTONE_HD void drift(const double* y, double* f) const {
-    const double w1 = y[0], w2 = y[1], S = y[2], c = y[3], s = y[4], n1 = y[6], n2 = y[7];
-    const double ir = 1.0 / r;
-    const double w = 1.0 / (1.0 - r * kappa * s);
-    const double fc = kappa * c * w, fs = kappa * s * w;
-    // roughness: the reaction terms scaled by 1 + n1; slip: the centre carried by eta^2 u
-    const double e = kind == kNoiseRoughness ? eta * (1.0 + n1) : eta;
-    const double u1 = kind == kNoiseSlip ? n1 : 0.0, u2 = kind == kNoiseSlip ? n2 : 0.0;
-    const double v1 = w1 + eta * eta * u1, v2 = w2 + eta * eta * u2;
-    f[0] = -fc * v2 * w2 - e * fs * v2 * S;
-    f[1] = fc * v2 * w1 - e * ir * v1 * S;
-    f[2] = e * (ir * v1 * (v2 - u2) + fs * v2 * (v1 - u1));
-    f[3] = -s * v1 * ir;
-    f[4] = c * v1 * ir;
-    f[5] = v2 * w;
-    f[6] = -n1 / tau;
-    f[7] = kind == kNoiseSlip ? -n2 / tau : 0.0;
+    noisy_transversal_rates(kappa, r, eta, noise.kind, y[6], y[7], y, f);
+    noise.drift(y + 6, f + 6);
   }
+  // After each step: (cos phi, sin phi) back onto the unit circle; nothing else is projected.
+  SKIPSTONE_HD void project(double* y) const { normalise_phi(y); }
 };
+
+// The noise of a scan point, and its realisation (integer-valued parameters, rounded).
+SKIPSTONE_HD SKIPSTONE_INLINE OuNoise noise_of(const ScanPoint& pt) {
+  return {pt.p[P_NOISE_SIGMA], pt.p[P_NOISE_TAU], static_cast<int>(pt.p[P_NOISE] + 0.5)};
+}
+SKIPSTONE_HD SKIPSTONE_INLINE std::uint64_t realisation_of(const ScanPoint& pt) {
+  return static_cast<std::uint64_t>(pt.p[P_REALISATION] + 0.5);
+}
 
 // The Brownian increments of one trajectory: increment(i, j, h) is that of n_i's Wiener process
 // over step j of length h, the sum of the m increments of m steps of length h/m (m = 1 in a run;
@@ -108,27 +140,17 @@ SKIPSTONE_HD SKIPSTONE_INLINE double noisy_exit_theta(double g0, double d0, doub
   return 0.5 * (lo + hi);
 }
 
-struct NoisyPassage {
-  Status status;  // exited, finished (t_max on the rim), non_finite, integrator_failure (step budget)
-  int side;       // +1 back to phi = 0, -1 over to phi = pi, 0 still on the rim
-  double t, arc;
-  double energy_change;  // |E1(end) - E1(0)| / E1(0)
-  std::uint64_t steps;
-  double y[NoisyTransversalSystem::N];
-};
-
-// One passage from phi = 0 with the rolling part (w1, w2, S12) of the velocity and spin, step h.
-template <class Noise, class Sink>
-SKIPSTONE_HD NoisyPassage integrate_noisy_passage(const NoisyTransversalSystem& sys, double w1, double w2, double S12,
-                                                  double h, double t_max, std::uint64_t max_steps, const Noise& noise,
-                                                  Sink& sink) {
-  constexpr int N = NoisyTransversalSystem::N, F = NoisyTransversalSystem::kFirstNoise;
-  NoisyPassage out;
+// One passage from y0 (its components below Sys::kFirstNoise; sin phi = 0, moving into N^c)
+// with fixed step h: the noise components start from their stationary law.
+template <class Sys, class Noise, class Sink>
+SKIPSTONE_HD RimRun<Sys::N, double> integrate_noisy_passage(const Sys& sys, const double* y0, double h, double t_max,
+                                                            std::uint64_t max_steps, const Noise& noise, Sink& sink) {
+  constexpr int N = Sys::N, F = Sys::kFirstNoise;
+  RimRun<N, double> out;
   double* y = out.y;
-  const double y_init[N] = {w1, w2, S12, 1.0, 0.0, 0.0, 0.0, 0.0};
-  for (int k = 0; k < N; ++k) y[k] = y_init[k];
-  for (int i = 0; i < sys.noises(); ++i) y[F + i] = sys.sigma * noise.initial(i);
-  const double e0 = w1 * w1 + w2 * w2 + S12 * S12;
+  for (int k = 0; k < F; ++k) y[k] = y0[k];
+  for (int k = F; k < N; ++k) y[k] = 0.0;
+  for (int i = 0; i < sys.noises(); ++i) y[F + i] = sys.noise.sigma * noise.initial(i);
   out.status = Status::finished;
   out.side = 0;
   out.t = 0.0;
@@ -150,7 +172,7 @@ SKIPSTONE_HD NoisyPassage integrate_noisy_passage(const NoisyTransversalSystem& 
     const double hs = t_max - t < h ? t_max - t : h;
     for (int i = 0; i < sys.noises(); ++i) dW[i] = noise.increment(i, out.steps, hs);
     heun_step(sys, y, f0, hs, dW, y1);
-    normalise_phi(y1);
+    sys.project(y1);
     sys.drift(y1, f1);
     ++out.steps;
     bool finite = true;
@@ -170,6 +192,7 @@ SKIPSTONE_HD NoisyPassage integrate_noisy_passage(const NoisyTransversalSystem& 
       out.side = y[3] > 0.0 ? 1 : -1;
       y[3] = out.side;
       y[4] = 0.0;
+      sys.project(y);
       out.t = t + theta * hs;
       out.status = Status::exited;
       sink.on_step(out.t, y);
@@ -181,9 +204,6 @@ SKIPSTONE_HD NoisyPassage integrate_noisy_passage(const NoisyTransversalSystem& 
     }
     sink.on_step(t + hs, y);
   }
-  out.arc = y[5];
-  const double e = y[0] * y[0] + y[1] * y[1] + y[2] * y[2];
-  out.energy_change = fabs(e - e0) / e0;
   return out;
 }
 
@@ -196,12 +216,13 @@ SKIPSTONE_HD TrajectoryResult simulate_noisy_transversal(const ScanSpec& spec, c
   if (st.masked) return masked_result();
   const double* p = pt.p;
   const DiscTransversalSystem& d = st.passage.sys;
-  const NoisyTransversalSystem sys{d.kappa, d.r, d.eta, p[P_NOISE_SIGMA], p[P_NOISE_TAU],
-                                     static_cast<int>(p[P_NOISE] + 0.5)};
-  const CounterNoise noise{noise_key(spec.seed, index, static_cast<std::uint64_t>(p[P_REALISATION] + 0.5))};
-  const NoisyPassage rp = integrate_noisy_passage(sys, st.y0[0], st.y0[1], st.y0[2], p[P_NOISE_DT], spec.t_max,
-                                                  spec.max_steps, noise, sink);
-  RimPassage out{rp.status, rp.side, rp.t, rp.arc, rp.energy_change, rp.steps, {}};
+  const NoisyTransversalSystem sys{d.kappa, d.r, d.eta, noise_of(pt)};
+  const CounterNoise noise{noise_key(spec.seed, index, realisation_of(pt))};
+  const RimRun<8, double> run =
+      integrate_noisy_passage(sys, st.y0, p[P_NOISE_DT], spec.t_max, spec.max_steps, noise, sink);
+  const double e0 = st.passage.xi * st.passage.xi;
+  const double e = run.y[0] * run.y[0] + run.y[1] * run.y[1] + run.y[2] * run.y[2];
+  RimPassage out{run.status, run.side, run.t, run.y[5], fabs(e - e0) / e0, run.steps, {}};
   return disc_transversal_result(out);
 }
 

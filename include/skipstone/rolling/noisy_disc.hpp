@@ -1,0 +1,89 @@
+// roll4:disc with noisy constraints on the rim (docs/models.md "Noisy constraints"): the flat
+// parts and the junctions are roll4_disc.hpp's, each rim passage is integrated by the stochastic
+// Heun scheme of noisy_transversal.hpp on both blocks of Proposition 12 with the noise:
+//   transversal block as in noisy_transversal.hpp; longitudinal block with the centre's velocity
+//   (v1, v2) = w + eta^2 u in place of w and eta (1 + n1) in place of eta under roughness (the
+//   slip u has no component along the axis, so v3 is both the rolling and the centre's velocity):
+//     v3' = e (f_s v2 S23 - v1 S13 / r) - G,  S13' = -f_c v2 S23 + e v1 v3 / r,
+//     S23' = f_c v2 S13 - e f_s v2 v3,        x3' = v3.
+// Roughness keeps both blocks skew, so E1 and E2 + G x3 hold on every path: its passages are
+// projected onto them after every step (as the deterministic ones are); slip exchanges energy
+// with the contact and is not projected (and never stops for energy drift). The slip lives on
+// the rim: at the junction the rolling part w of the velocity goes on onto the face.
+// Passage j of trajectory i in realisation m has its own noise sequence, keyed by
+// (noise_key(seed, i, m), j).
+#pragma once
+#include <cmath>
+#include <cstdint>
+
+#include "skipstone/rolling/noisy_transversal.hpp"
+#include "skipstone/rolling/roll4_disc.hpp"
+
+namespace skipstone {
+
+// Both blocks on N^c with noisy constraints: y = (w1, w2, S12, cos phi, sin phi, s, v3, S13, S23,
+// x3, n1, n2).
+struct NoisyDiscRimSystem {
+  DiscRimSystem rim;  // kappa, r, eta, G and the invariants of the projection
+  OuNoise noise;
+  static constexpr int N = 12;
+  static constexpr int kFirstNoise = 10;
+
+  SKIPSTONE_HD int noises() const { return noise.noises(); }
+  SKIPSTONE_HD double diffusion() const { return noise.diffusion(); }
+  SKIPSTONE_HD void drift(const double* y, double* f) const {
+    const NoisyRates q = noisy_transversal_rates(rim.kappa, rim.r, rim.eta, noise.kind, y[10], y[11], y, f);
+    const double v3 = y[6], S13 = y[7], S23 = y[8], ir = 1.0 / rim.r;
+    f[6] = q.eta * (q.fs * q.v2 * S23 - ir * q.v1 * S13) - rim.G;
+    f[7] = -q.fc * q.v2 * S23 + q.eta * ir * q.v1 * v3;
+    f[8] = q.fc * q.v2 * S13 - q.eta * q.fs * q.v2 * v3;
+    f[9] = v3;
+    noise.drift(y + 10, f + 10);
+  }
+  // Roughness: onto |(w, S12)| = xi and |(v3, S13, S23)|^2 = k2_total - 2 G x3 (Heun's defect is
+  // larger than the deterministic projection's round-off window, so the longitudinal block is
+  // rescaled whenever its target is positive); slip: (cos phi, sin phi) only.
+  SKIPSTONE_HD void project(double* y) const {
+    if (noise.kind != kNoiseRoughness) {
+      normalise_phi(y);
+      return;
+    }
+    project_transversal(y, rim.xi);
+    const double target = rim.k2_total - 2.0 * rim.G * y[9];
+    const double k = y[6] * y[6] + y[7] * y[7] + y[8] * y[8];
+    if (target > 0.0 && k > 0.0) {
+      const double f = sqrt(target / k);
+      for (int i = 6; i < 9; ++i) y[i] *= f;
+    }
+  }
+};
+
+// One roll4:disc trajectory with noisy constraints on the rim (noise != 0, double only).
+template <class Sink>
+SKIPSTONE_HD TrajectoryResult simulate_noisy_roll4_disc(const ScanSpec& spec, const ScanPoint& pt, std::uint64_t index,
+                                                        Sink& sink) {
+  DiscRollModel m;
+  PlateState s;
+  RollOptions opt;
+  if (!roll4_disc_setup(spec, pt, m, s, opt)) return masked_result();
+  const OuNoise noise = noise_of(pt);
+  if (noise.kind == kNoiseSlip) opt.energy_tolerance = INFINITY;  // slip exchanges energy with the contact
+  const std::uint64_t key = noise_key(spec.seed, index, realisation_of(pt));
+  const double h = pt.p[P_NOISE_DT];
+  DiscRollRun run;
+  run.start(DiscWall<double>{m.R, 0.0, false}, RollModel{m.r, m.eta, m.G}, s, opt, sink);
+  double y[10];
+  bool on_edge = run.fly_to_edge(sink, y);
+  for (std::uint64_t passage = 0; on_edge; ++passage) {
+    const NoisyDiscRimSystem sys{run.sys, noise};
+    const CounterNoise passage_noise{mix64(key ^ mix64(passage + 0x2545f4914f6cdd1dULL))};
+    auto steps = run.edge_steps(sink);  // reads the first 10 components of each step's state
+    const RimRun<12, double> r12 = integrate_noisy_passage(sys, y, h, run.t_left(), run.steps_left(), passage_noise, steps);
+    RimRun<10, double> r10{r12.status, r12.side, r12.t, r12.steps, {}};
+    for (int k = 0; k < 10; ++k) r10.y[k] = r12.y[k];
+    on_edge = run.leave_piece(r10, y) == EdgeEnd::plate && run.fly_to_edge(sink, y);
+  }
+  return run.result();
+}
+
+}  // namespace skipstone
