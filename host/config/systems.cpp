@@ -342,7 +342,8 @@ SystemSchema model_schema(const std::string& name, const SystemTraits* traits) {
                                     "from E1, radians; 0: every rail in the E1-E3 plane, the disk's)"));
         s.starts = {{"rolling",
                      {StartKind::interior,
-                      {rule("phi", P_ANGLE, 0.0, any, "any number (turn about -e2 taking e1 to the body axis E1, radians)"),
+                      {rule("phi", P_ANGLE, 0.0, any,
+                            "any number (turn about -e2 taking e1 to the body axis E1, radians)"),
                        rule("lean", P_BALL_LEAN, 0.0, any, "any number (turn about the body axis E1 first, radians)"),
                        rule("heading", P_BALL_HEADING, 0.0, any, "any number (turn about e3 last, radians)"),
                        rule("wx", P_WX, 0.0, any, "any number (angular velocity Omega0 in the body frame)"),

@@ -117,12 +117,14 @@ SKIPSTONE_HD inline BallForces driven_ball_forces(const DrivenBallRig& b, const 
   double A[3][3];
   const double sv0[3] = {s0.x, s0.y, s0.z};
   for (int j = 0; j < 3; ++j)
-    for (int k = 0; k < 3; ++k) A[j][k] = rig.m0 * (sv0[j] * sv0[k] - (j == k ? dot(s0, s0) : 0.0)) - (j == k ? rig.d2 : 0.0);
+    for (int k = 0; k < 3; ++k)
+      A[j][k] = rig.m0 * (sv0[j] * sv0[k] - (j == k ? dot(s0, s0) : 0.0)) - (j == k ? rig.d2 : 0.0);
   Vec3 rhs{0.0, 0.0, 0.0};
   for (int i = 0; i < kDrivenMasses; ++i) {
     q[i] = ball_rail_point(b, i, y);
     s[i] = rig.r * G + q[i].z;
-    acc[i] = cross(W, cross(W, q[i].z) + (2.0 * q[i].rate) * q[i].d) + (q[i].u * q[i].d - (q[i].rate * q[i].rate) * q[i].z);
+    const Vec3 chidd = q[i].u * q[i].d - (q[i].rate * q[i].rate) * q[i].z;  // zeta'' = -zeta
+    acc[i] = cross(W, cross(W, q[i].z) + (2.0 * q[i].rate) * q[i].d) + chidd;
     const double sv[3] = {s[i].x, s[i].y, s[i].z}, ss = dot(s[i], s[i]);
     for (int j = 0; j < 3; ++j)
       for (int k = 0; k < 3; ++k) A[j][k] += rig.m[i] * (sv[j] * sv[k] - (j == k ? ss : 0.0));
