@@ -94,6 +94,13 @@ TEST_F(CliTest, BenchQuickWritesJsonWithPositiveRates) {
     EXPECT_GT(b["roll4_stadium_lyapunov"]["over_baseline"][where]["rim_passages"].get<double>(), 0.0) << where;
   EXPECT_EQ(b["roll4_stadium_lyapunov"]["events"], b["roll4_stadium_gravity"]["events"]);
   EXPECT_EQ(b["roll4_stadium_lyapunov"]["steps"], b["roll4_stadium_gravity"]["steps"]);
+  // and for the closed-form rolling systems: the tangent map's cost over the same scan
+  for (const char* plain : {"roll3_strip", "roll4_planes", "inside_cylinder"}) {
+    const std::string lyap = std::string(plain) + "_lyapunov";
+    EXPECT_EQ(b[lyap]["over_baseline"]["baseline"], plain);
+    EXPECT_GT(b[lyap]["over_baseline"]["all_threads"]["passages"].get<double>(), 0.0) << lyap;
+    EXPECT_EQ(b[lyap]["events"], b[plain]["events"]) << lyap;
+  }
   EXPECT_GT(b["figure18"]["steps"].get<std::uint64_t>(), b["figure18"]["unmasked"].get<std::uint64_t>());
   // the Figure-18 flop rate counts GBS steps (not exits or grid points)
   const double f18_flops = b["figure18"]["backend"]["fp64_flops"].get<double>();
