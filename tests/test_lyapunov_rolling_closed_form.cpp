@@ -361,6 +361,7 @@ TEST(InsideCylinderLyapunov, DecaysLikeLogTOverTAndLikeOneOverTWithoutASpeedChan
 // ---- every model: the scan ------------------------------------------------------------------
 
 json scan_config(json j, const json& observables) {
+  j["initial"].erase("v2");
   j["scan"] = {{"type", "grid"}, {"axes", {{{"param", "v2"}, {"min", -0.5}, {"max", 0.5}, {"n", 5}}}}};
   j["stop"]["t_max"] = 50.0;
   if (!observables.is_null()) j["observables"] = observables;

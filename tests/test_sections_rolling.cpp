@@ -25,8 +25,8 @@ using nlohmann::json;
 constexpr double kOnPlane = 1e-12;
 // A change of the level between two samples larger than this is sigma's restart, not a crossing.
 constexpr double kJump = 0.5;
-// The root solver: |f(t)| at a root of a function of order 1.
-constexpr double kRootResidual = 1e-14;
+// The root solver: |f(t)| at a root, a few ulps of t (up to 10) times the largest slope (8).
+constexpr double kRootResidual = 1e-13;
 
 // The state row at the last event.
 struct LastRow {

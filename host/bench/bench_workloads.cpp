@@ -125,7 +125,7 @@ json closed_form_rolling_config(const char* system, std::uint64_t count, double 
   if (name == "roll4:planes") {
     initial = {{"start", "plate"}, {"x1", 0.1}, {"z", 0.0}, {"v3", 0.4}, {"S12", 0.2}, {"S13", -0.3}, {"S23", 0.25}};
   } else if (name == "roll3:inside-cylinder") {
-    parameters = {{"R", 1.0}, {"r", 0.2}, {"gamma", kGammaSolidBall}, {"g", 1.0}};
+    parameters = {{"R", 1.0}, {"r", 0.2}, {"gamma", 0.6324555320336759}, {"g", 1.0}};  // a solid ball: gamma^2 = 2/5
     initial = {{"start", "wall"}, {"angle", 0.3}, {"z", 0.1}, {"spin", -0.2}};
   }
   json j = {{"system", system},

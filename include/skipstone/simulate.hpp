@@ -69,15 +69,15 @@ SKIPSTONE_HD TrajectoryResult simulate_variant(const ScanSpec& spec, std::uint64
   } else if constexpr (M == ModelKind::roll_planes && V::lyapunov) {
     return simulate_roll4_planes_lyapunov(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll_planes) {
-    return simulate_roll4_planes(spec, pt, sink);
+    return run_roll4_planes(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll_strip && V::lyapunov) {
     return simulate_roll3_strip_lyapunov(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll_strip) {
-    return simulate_roll3_strip(spec, pt, sink);
+    return run_roll3_strip(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll_inside_cylinder && V::lyapunov) {
     return simulate_roll3_inside_cylinder_lyapunov(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll_inside_cylinder) {
-    return simulate_roll3_inside_cylinder(spec, pt, sink);
+    return run_roll3_inside_cylinder(spec, pt, sink);
   } else if constexpr (M == ModelKind::rubber_sphere) {
     return simulate_rubber_sphere(spec, pt, sink);
   } else if constexpr (M == ModelKind::driven_disk) {

@@ -37,13 +37,22 @@ SKIPSTONE_HD SKIPSTONE_INLINE void tangent_inside_cylinder(const InsideCylinderS
   d[4] = h.z;
 }
 
+// The plain run out of line: the plain kernel and the Lyapunov kernel call the same compiled run,
+// so that every other observable is bit-identical with and without the exponent (as
+// tangent/stadium_lyapunov.hpp's).
+template <class Sink>
+SKIPSTONE_NOINLINE SKIPSTONE_HD TrajectoryResult run_roll3_inside_cylinder(const ScanSpec& spec, const ScanPoint& pt,
+                                                                         Sink& sink) {
+  return simulate_roll3_inside_cylinder(spec, pt, sink);
+}
+
 // One trajectory of a scan that asks for the exponent: the plain run, then the tangent map to
 // its end. d0: the start vector (nullptr: the uniform one); the end vector goes back in d_end.
 template <class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_roll3_inside_cylinder_lyapunov(const ScanSpec& spec, const ScanPoint& pt,
                                                                       Sink& sink, const double* d0 = nullptr,
                                                                       double* d_end = nullptr) {
-  TrajectoryResult res = simulate_roll3_inside_cylinder(spec, pt, sink);
+  TrajectoryResult res = run_roll3_inside_cylinder(spec, pt, sink);
   InsideCylinderState c;
   if (!inside_cylinder_setup(spec, pt, c)) return res;
   constexpr int n = kInsideCylinderTangentDim;

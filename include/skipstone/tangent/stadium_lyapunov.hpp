@@ -1,7 +1,9 @@
 // The largest finite-time Lyapunov exponent of the stadium models roll3:strip and roll4:planes
-// (rolling/stadium_segments.hpp) from their tangent dynamics. The run is the plain run's own
-// (run_stadium): its emit hook hands every segment end to StadiumLyapunovSink, which carries one
-// tangent vector over the segment just run and passes the event on to the model's sink.
+// (rolling/stadium_segments.hpp) from their tangent dynamics. The tangent vector rides on a run
+// of the same trajectory (run_stadium): its emit hook hands every segment end to
+// StadiumLyapunovSink, which carries the vector over the segment just run and passes the event on
+// to the model's sink. A scan runs it after the plain run, which gives every other observable
+// (below).
 //
 // Coordinates: delta = (sigma, v1, h.a, h.b, h.z[, q.a, q.b, q.z, S23]) (the arc length on the
 // stadium, the speed along it, the height block and, on roll4:planes, the transversal block and
@@ -31,6 +33,7 @@
 #include "skipstone/rolling/roll3_strip.hpp"
 #include "skipstone/rolling/roll4_planes.hpp"
 #include "skipstone/rolling/stadium_segments.hpp"
+#include "skipstone/sinks.hpp"
 #include "skipstone/tangent/block_tangent.hpp"
 
 namespace skipstone {
@@ -44,7 +47,6 @@ constexpr int kStripTangentDim = 5, kPlanesTangentDim = 9;
 template <bool kSecondBlock, class Inner>
 struct StadiumLyapunovSink {
   static constexpr int kDim = kSecondBlock ? kPlanesTangentDim : kStripTangentDim;
-  static constexpr bool kWantsFlights = has_on_flight<Inner>::value;  // the section's curves go to Inner
   Inner& inner;
   double d[kPlanesTangentDim];
   double log_growth = 0.0;
@@ -67,11 +69,6 @@ struct StadiumLyapunovSink {
     started = true;
     prev = s;
     t_prev = t;
-  }
-
-  template <class Curve>
-  SKIPSTONE_HD void on_curve(double t0, double tau, const Curve& c) {
-    inner.on_curve(t0, tau, c);
   }
 
   SKIPSTONE_HD double norm2() const {
@@ -148,20 +145,45 @@ SKIPSTONE_HD TrajectoryResult run_stadium_lyapunov(const StadiumSetup& s, const 
   return ts.finish(run_stadium<StadiumLyapunovEmit<ModelEmit>, kSecondBlock>(s, stop, ts));
 }
 
-// One roll3:strip or roll4:planes trajectory of a scan that asks for the exponent.
+// The plain runs out of line: a scan's plain kernel and its Lyapunov kernel call the same
+// compiled run, so that every other observable is bit-identical with and without the exponent
+// (an inlined copy is optimised with its surroundings, and g++ -march=native builds of the same
+// closed form differ in the last bit between such contexts).
+template <class Sink>
+SKIPSTONE_NOINLINE SKIPSTONE_HD TrajectoryResult run_roll3_strip(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
+  return simulate_roll3_strip(spec, pt, sink);
+}
+template <class Sink>
+SKIPSTONE_NOINLINE SKIPSTONE_HD TrajectoryResult run_roll4_planes(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
+  return simulate_roll4_planes(spec, pt, sink);
+}
+
+// One roll3:strip or roll4:planes trajectory of a scan that asks for the exponent: the plain run
+// (its result and its events to the sink), then the same trajectory again with the tangent
+// vector, for the exponent only.
 template <class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_roll3_strip_lyapunov(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
+  TrajectoryResult res = run_roll3_strip(spec, pt, sink);
   StadiumSetup s;
-  if (!roll3_strip_setup(spec, pt, s)) return masked_result();
-  StadiumLyapunovSink<false, Sink> ts(sink);
-  return run_stadium_lyapunov<StripEmit>(s, stadium_stop(spec), ts);
+  if (!roll3_strip_setup(spec, pt, s)) return res;
+  DiscardSink none;
+  StadiumLyapunovSink<false, DiscardSink> ts(none);
+  const TrajectoryResult tangent = run_stadium_lyapunov<StripEmit>(s, stadium_stop(spec), ts);
+  res.lyapunov = tangent.lyapunov;
+  res.lyapunov_per_event = tangent.lyapunov_per_event;
+  return res;
 }
 template <class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_roll4_planes_lyapunov(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
+  TrajectoryResult res = run_roll4_planes(spec, pt, sink);
   StadiumSetup s;
-  if (!roll4_planes_setup(spec, pt, s)) return masked_result();
-  StadiumLyapunovSink<true, Sink> ts(sink);
-  return run_stadium_lyapunov<PlanesEmit>(s, stadium_stop(spec), ts);
+  if (!roll4_planes_setup(spec, pt, s)) return res;
+  DiscardSink none;
+  StadiumLyapunovSink<true, DiscardSink> ts(none);
+  const TrajectoryResult tangent = run_stadium_lyapunov<PlanesEmit>(s, stadium_stop(spec), ts);
+  res.lyapunov = tangent.lyapunov;
+  res.lyapunov_per_event = tangent.lyapunov_per_event;
+  return res;
 }
 
 }  // namespace skipstone
