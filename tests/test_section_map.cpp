@@ -223,7 +223,7 @@ TEST_F(SectionMapTest, BadKeysExitTwoNamingTheKey) {
   // rubber:sphere reports no flights
   const fs::path planes = write_config("rubber.json", R"({"system": "rubber:sphere", "parameters": {"a": 1.0, "I1": 1.0, "I2": 1.5, "I3": 2.0, "mu": 1.0},
       "initial": {"start": "body", "phi": 0.5, "wx": 1.0, "wy": 0.0, "wz": 0.0},
-      "scan": {"type": "grid", "axes": [{"param": "b", "min": -1, "max": 1, "n": 2}]},
+      "scan": {"type": "grid", "axes": [{"param": "b", "min": 0.5, "max": 1, "n": 2}]},
       "stop": {"t_max": 5.0}, "observables": ["status"],
       "outputs": {"section": {"normal": [0, 1, 0], "coords": ["x", "y"]}, "section_events": {"every": 1}}})");
   const CliResult p = run(planes, dir_ / "planes");
