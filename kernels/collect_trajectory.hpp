@@ -29,6 +29,10 @@ struct CollectSink : BoundarySink {
   SKIPSTONE_HD void on_flight(double t0, double tau, V x, const S& st, A a) {
     if (section.plane) section.on_flight(t0, tau, x, st, a);
   }
+  template <class Curve>
+  SKIPSTONE_HD void on_curve(double t0, double tau, const Curve& c) {
+    if (section.plane) section.on_curve(t0, tau, c);
+  }
 };
 
 // Where one output kind's points go (PointCollect, as the kernel addresses it).

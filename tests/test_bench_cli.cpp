@@ -102,6 +102,13 @@ TEST_F(CliTest, BenchQuickWritesJsonWithPositiveRates) {
   EXPECT_EQ(b["roll4_stadium_rubber"]["over_baseline"]["baseline"], "roll4_stadium_gravity");
   EXPECT_GT(b["roll4_stadium_rubber"]["over_baseline"]["1_thread_side_by_side"]["rim_passages"].get<double>(), 0.0);
   EXPECT_GT(b["roll4_stadium_rubber"]["events"].get<std::uint64_t>(), b["roll4_stadium_rubber"]["unmasked"].get<std::uint64_t>());
+  // and for the closed-form rolling systems: the tangent map's cost over the same scan
+  for (const char* plain : {"roll3_strip", "roll4_planes", "inside_cylinder"}) {
+    const std::string lyap = std::string(plain) + "_lyapunov";
+    EXPECT_EQ(b[lyap]["over_baseline"]["baseline"], plain);
+    EXPECT_GT(b[lyap]["over_baseline"]["all_threads"]["passages"].get<double>(), 0.0) << lyap;
+    EXPECT_EQ(b[lyap]["events"], b[plain]["events"]) << lyap;
+  }
   EXPECT_GT(b["figure18"]["steps"].get<std::uint64_t>(), b["figure18"]["unmasked"].get<std::uint64_t>());
   // the Figure-18 flop rate counts GBS steps (not exits or grid points)
   const double f18_flops = b["figure18"]["backend"]["fp64_flops"].get<double>();

@@ -176,6 +176,10 @@ TEST(RubberRolling, BadInputNamesTheKey) {
   c["observables"] = {"status", "normal_force_min"};
   expect_config_error(c, "observables", "no_twist");
   c = base;
+  c["parameters"]["noise"] = 2;
+  c["parameters"]["noise_sigma"] = 0.1;
+  expect_config_error(c, "parameters.noise", "free to twist");
+  c = base;
   c["system"] = "roll3:strip";
   c["parameters"] = {{"r", 0.1}, {"gamma", 1.0}, {"no_twist", 1}};
   c["initial"] = {{"v1", 1.0}, {"spin", 0.3}};

@@ -220,11 +220,12 @@ TEST_F(SectionMapTest, BadKeysExitTwoNamingTheKey) {
     EXPECT_NE(r.err.find(key), std::string::npos) << key << "\n" << describe(r);
     EXPECT_FALSE(fs::exists(dir_ / "bad")) << outputs;
   }
-  // roll4:planes integrates its passages between the planes: no flights reported
-  const fs::path planes = write_config("planes.json", R"({"system": "roll4:planes", "parameters": {"L": 1.0, "r": 0.1, "eta": 0.5, "g_effective": 0.0},
-      "initial": {"v1": 1.0, "v2": 0.5}, "scan": {"type": "grid", "axes": [{"param": "S12", "min": -1, "max": 1, "n": 2}]},
+  // rubber:sphere reports no flights
+  const fs::path planes = write_config("rubber.json", R"({"system": "rubber:sphere", "parameters": {"a": 1.0, "I1": 1.0, "I2": 1.5, "I3": 2.0, "mu": 1.0},
+      "initial": {"start": "body", "phi": 0.5, "wx": 1.0, "wy": 0.0, "wz": 0.0},
+      "scan": {"type": "grid", "axes": [{"param": "b", "min": 0.5, "max": 1, "n": 2}]},
       "stop": {"t_max": 5.0}, "observables": ["status"],
-      "outputs": {"section": {"normal": [0, 1, 0], "coords": ["x1", "v1"]}, "section_events": {"every": 1}}})");
+      "outputs": {"section": {"normal": [0, 1, 0], "coords": ["x", "y"]}, "section_events": {"every": 1}}})");
   const CliResult p = run(planes, dir_ / "planes");
   EXPECT_EQ(p.rc, 2) << describe(p);
   EXPECT_NE(p.err.find("outputs.section"), std::string::npos) << describe(p);

@@ -172,7 +172,20 @@ std::vector<Workload> workloads(const WorkloadSizes& z) {
     return roll_table(key, title, roll3_table_gravity_config(system, table, z.roll4_count, z.roll4_t_max), true,
                       "figure18");
   };
-  return {
+  // a closed-form rolling system and the same scan with the Lyapunov exponent, over it (20 times
+  // roll4's horizon: a trajectory is a few hundred closed-form segments per unit of roll4's)
+  const std::vector<RateDef> closed_rates = {{"trajectories", "trajectories/s", &EnsembleTotals::trajectories},
+                                             {"passages", "passages/s", &EnsembleTotals::events}};
+  const auto closed_form = [&](const char* key, const char* system) {
+    const double t_max = 20.0 * z.roll4_t_max;
+    const std::string lyap = std::string(key) + "_lyapunov";
+    return std::vector<Workload>{
+        {key, std::string(system) + ", random v1 and v2, closed form per segment",
+         closed_form_rolling_config(system, z.roll4_count, t_max, false), closed_rates, {}, nullptr, {}, false, ""},
+        {lyap, std::string(system) + " as above with the largest Lyapunov exponent (its closed-form tangent map)",
+         closed_form_rolling_config(system, z.roll4_count, t_max, true), closed_rates, {}, nullptr, {}, false, key}};
+  };
+  std::vector<Workload> all = {
       {"disc", "no-slip disc, gamma = sqrt(2/3), boundary start", disc_config(z.disc_count, z.disc_events),
        {impacts}, {kDiscFlopsPerImpact, &EnsembleTotals::events}, float_kernel_config(disc_config(z.disc_count, z.disc_events)),
        caustics, true, ""},
@@ -226,6 +239,10 @@ std::vector<Workload> workloads(const WorkloadSizes& z) {
       {"driven_ball", "driven:ball, the same rig and grid (wy for the speed), spin wz 0.5, t_max 20",
        driven_ball_config(z.roll4_count), map_rates, {}, nullptr, {}, true, "driven_disk"},
   };
+  for (const auto& [key, system] : {std::pair{"roll3_strip", "roll3:strip"}, std::pair{"roll4_planes", "roll4:planes"},
+                                    std::pair{"inside_cylinder", "roll3:inside-cylinder"}})
+    for (Workload& w : closed_form(key, system)) all.push_back(std::move(w));
+  return all;
 }
 
 // The ratios of the medians of the rates two measurements both have (below 1: slower), printed.

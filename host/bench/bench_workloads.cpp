@@ -132,6 +132,33 @@ json roll4_stadium_rubber_config(std::uint64_t count, double t_max) {
   return j;
 }
 
+json closed_form_rolling_config(const char* system, std::uint64_t count, double t_max, bool lyapunov) {
+  const std::string name = system;
+  json parameters = {{"L", 1.0}, {"r", 0.3}, {"eta", 0.6}, {"g_effective", 0.8}};
+  json initial = {{"start", "plate"}, {"x1", 0.1}, {"z", 0.0}, {"spin", -0.3}};
+  if (name == "roll4:planes") {
+    initial = {{"start", "plate"}, {"x1", 0.1}, {"z", 0.0}, {"v3", 0.4}, {"S12", 0.2}, {"S13", -0.3}, {"S23", 0.25}};
+  } else if (name == "roll3:inside-cylinder") {
+    parameters = {{"R", 1.0}, {"r", 0.2}, {"gamma", 0.6324555320336759}, {"g", 1.0}};  // a solid ball: gamma^2 = 2/5
+    initial = {{"start", "wall"}, {"angle", 0.3}, {"z", 0.1}, {"spin", -0.2}};
+  }
+  json j = {{"system", system},
+            {"parameters", parameters},
+            {"initial", initial},
+            {"scan",
+             {{"type", "random"},
+              {"count", count},
+              {"seed", 5},
+              {"axes", {{{"param", "v1"}, {"min", 0.5}, {"max", 1.5}}, {{"param", "v2"}, {"min", -0.5}, {"max", 0.5}}}}}},
+            {"stop", {{"t_max", t_max}}}};
+  j["observables"] = {"status", "events", "t_end", "energy_error", "z_min", "z_max", "z_final", "z_drift", "bounded"};
+  if (lyapunov) {
+    j["observables"].push_back("lyapunov");
+    j["observables"].push_back("lyapunov_per_event");
+  }
+  return j;
+}
+
 json roll3_table_gravity_config(const char* system, const json& table, std::uint64_t count, double t_max) {
   json parameters = {{"r", 0.1}, {"eta", 0.5}, {"g_effective", 1.0}};
   parameters.update(table);

@@ -57,6 +57,11 @@ nlohmann::json roll4_stadium_lyapunov_config(std::uint64_t count, double t_max);
 // The rubber ball (no_twist 1) of roll4:stadium in that setting, its spins 0 (S23 and the S12
 // axis dropped): the cost per edge passage of the no-twist equations against the rolling ball's.
 nlohmann::json roll4_stadium_rubber_config(std::uint64_t count, double t_max);
+// A closed-form rolling system (roll3:strip, roll4:planes: L 1, r 0.3, eta 0.6, g_effective 0.8;
+// roll3:inside-cylinder: R 1, r 0.2, a solid ball, g 1) over random v1 in [0.5, 1.5] and v2 in
+// [-0.5, 0.5], with the core and height observables and, with lyapunov, the largest Lyapunov
+// exponent (the tangent map's cost against the plain run of the same scan).
+nlohmann::json closed_form_rolling_config(const char* system, std::uint64_t count, double t_max, bool lyapunov);
 // A roll3 system (r 0.1, eta 0.5) with in-plane gravity g_effective 1 along -y and its table's
 // parameters (e.g. roll3:stadium with half_length 1, R 1): plate start at (0, 0.5), random v1 in
 // [-1, 1] and S12 in [-0.5, 0.5], v2 = 0.

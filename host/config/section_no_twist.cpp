@@ -3,7 +3,8 @@
 // zero. It switches the model, so it is a fixed 0 or 1, not a scan axis. With 1, every spin of
 // the start must be 0, whether given, scanned or read from a state file's rows (a nonzero spin
 // would be silently dropped otherwise), and the contact observables are refused: they assume a
-// ball free to twist and do not report the couple that holds a rubber ball's spin.
+// ball free to twist and do not report the couple that holds a rubber ball's spin, and so are
+// the noisy constraints, whose slip and roughness models are those of a ball free to twist.
 #include <cstddef>
 #include <string>
 
@@ -37,6 +38,14 @@ void check_no_twist(const RunConfig& rc) {
               throw ConfigError("initial.file", "row " + std::to_string(row) + ", column " + rc.state.columns[c] +
                                                     ": value " + number_text((*rc.state_rows)[row * columns + c]) + why);
   }
+  for (std::size_t i = 0; i < rc.axes.size(); ++i)
+    if (rc.axes[i].name == "noise")
+      throw ConfigError(axis_path(i) + ".param", "the noisy constraints are those of a ball free to twist: not "
+                                                 "available with parameters.no_twist = 1; allowed: no_twist 0");
+  if (rc.spec.params[P_NOISE] != 0.0)
+    throw ConfigError("parameters.noise", "value " + number_text(rc.spec.params[P_NOISE]) +
+                                              " is not allowed with parameters.no_twist = 1 (the noisy constraints are "
+                                              "those of a ball free to twist); allowed: 0");
   if (rc.spec.contact_forces)
     throw ConfigError("observables", "the contact observables (normal_force_min, friction_ratio_max, detach_time, "
                                      "slip_time) are not available with parameters.no_twist = 1: they do not include "

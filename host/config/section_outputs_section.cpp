@@ -14,12 +14,15 @@ using nlohmann::json;
 
 namespace {
 
-// The row the sink writes at a crossing, named: the no-slip models' state columns
-// (state_layout.cpp), the rolling tables' plate row (disc_output.hpp: roll4 x = (p, x3),
-// v = (u, u3), w = (S23, -S13, S12); roll3 x = (p, +-r), v = (u, 0), w = (0, 0, S12)).
+// The row the sink writes at a crossing, named: the state columns of the no-slip models and the
+// closed-form rolling ones (state_layout.cpp: roll3:strip (sigma, x2, ...), roll4:planes
+// (sigma, x2, x3, ...), roll3:inside-cylinder the centre's), the rolling tables' plate row
+// (disc_output.hpp: roll4 x = (p, x3), v = (u, u3), w = (S23, -S13, S12); roll3 x = (p, +-r),
+// v = (u, 0), w = (0, 0, S12)).
 std::vector<std::string> section_columns(const RunConfig& rc) {
   const ModelKind m = rc.spec.model;
-  if (is_noslip(m)) return rc.state.columns;
+  if (is_noslip(m) || m == ModelKind::roll_strip || m == ModelKind::roll_planes || m == ModelKind::roll_inside_cylinder)
+    return rc.state.columns;
   if (m == ModelKind::roll_disc || m == ModelKind::roll3_table || m == ModelKind::roll4_table)
     return {"x1", "x2", "x3", "v1", "v2", "v3", "wx", "wy", "wz"};
   return {};
@@ -79,8 +82,9 @@ void read_section_outputs(JsonReader& outputs, RunConfig& rc) {
   const std::string key = outputs.path() + (outputs.has("section") ? ".section" : map ? ".section_map" : ".section_events");
   const std::vector<std::string> columns = section_columns(rc);
   if (columns.empty())
-    throw ConfigError(key, "computed for the no-slip tables, cylinders and sphere and the rolling tables (roll4:disc, "
-                           "roll3:<table>, roll4:<table>) only, not for system " + rc.system.name);
+    throw ConfigError(key, "computed for the no-slip tables, cylinders and sphere and the rolling systems (roll4:disc, "
+                           "roll3:<table>, roll4:<table>, roll3:strip, roll4:planes, roll3:inside-cylinder) only, "
+                           "not for system " + rc.system.name);
   if (!outputs.has("section")) throw ConfigError(outputs.path() + ".section", "required with section_map or section_events: {\"normal\": [...], \"offset\": c, \"direction\": 1, \"coords\": [...]}");
   if (!map && !events) throw ConfigError(outputs.path() + ".section", "has no output: add section_map, section_events or both");
   read_plane(outputs.object("section"), rc, columns);

@@ -14,11 +14,18 @@
 // impacts) and the rolling tables roll3:<table>, roll4:<table>, roll4:disc (the flat parts, in
 // the plate rows of disc_output.hpp). Their edge passages (integrated, not closed form) report
 // no flight: a plane that cuts the edge region misses the crossings made there.
+//
+// The closed-form rolling models roll3:strip, roll4:planes (every segment of the stadium) and
+// roll3:inside-cylinder (every turn about the axis) report curves instead (report_curve): a
+// start time, a duration and the state row at any time inside, with bounds on the speed and
+// the acceleration over it; their crossings are the roots of n . x(t) = c isolated and solved by
+// curve_crossings.hpp, exact to round-off like the quadratic's.
 #pragma once
 #include <cmath>
 #include <type_traits>
 
 #include "skipstone/boundary_map.hpp"
+#include "skipstone/curve_crossings.hpp"
 #include "skipstone/final_state.hpp"
 #include "skipstone/hd.hpp"
 
@@ -77,6 +84,22 @@ SKIPSTONE_HD SKIPSTONE_INLINE void report_flight(Sink& sink, double t0, double t
   if constexpr (has_on_flight<Sink>::value) sink.on_flight(t0, tau, x, st, a);
 }
 
+// Hands a curve (SectionSink::on_curve) to a sink that has on_flight; no code for any other sink.
+template <class Sink, class Curve>
+SKIPSTONE_HD SKIPSTONE_INLINE void report_curve(Sink& sink, double t0, double tau, const Curve& c) {
+  if constexpr (has_on_flight<Sink>::value) sink.on_curve(t0, tau, c);
+}
+
+// The state row a sink's on_event is handed (final_state.hpp), written to `row`: how a curve
+// gets its rows from the model's own event code.
+struct RowCapture {
+  double* row;
+  template <class V, class S>
+  SKIPSTONE_HD void on_event(double, V x, const S& st, V) {
+    write_state_row(x, st, row);
+  }
+};
+
 // The crossings of the flights it is handed into `crossings`.
 struct SectionSink {
   static constexpr bool kWantsFlights = true;
@@ -108,13 +131,42 @@ struct SectionSink {
       }
       double row[kSectionMaxRow];
       write_state_row(xt, s, row);
-      double c[kBoundaryMaxCoords];
-      for (int j = 0; j < p.n_coords; ++j) c[j] = row[p.column[j]];
-      crossings.record(t0 + t, c);
+      record(t0 + t, row);
     }
   }
 
+  // A curve from t0 to t0 + tau: Curve::kDim position components in its rows, row(t, out) the
+  // state row at t0 + t, bounds(speed, acc) sup |u| and sup |du/dt| over it.
+  template <class Curve>
+  SKIPSTONE_HD void on_curve(double t0, double tau, const Curve& curve) {
+    const SectionPlane& p = *plane;
+    constexpr int D = Curve::kDim;
+    double n_len = 0.0;
+    for (int k = 0; k < D; ++k) n_len += p.n[k] * p.n[k];
+    n_len = sqrt(n_len);
+    double speed, acc;
+    curve.bounds(speed, acc);
+    const auto level = [&](double t, double& rate) {
+      double row[kSectionMaxRow], v = 0.0;
+      curve.row(t, row);
+      rate = 0.0;
+      for (int k = 0; k < D; ++k) v += p.n[k] * row[k], rate += p.n[k] * row[D + k];
+      return v - p.offset;
+    };
+    for_each_crossing(level, tau, n_len * speed, n_len * acc, [&](double t, double rate) {
+      if (rate == 0.0 || (p.direction > 0 && rate < 0.0) || (p.direction < 0 && rate > 0.0)) return;
+      double row[kSectionMaxRow];
+      curve.row(t, row);
+      record(t0 + t, row);
+    });
+  }
+
  private:
+  SKIPSTONE_HD void record(double t, const double* row) {
+    double c[kBoundaryMaxCoords];
+    for (int j = 0; j < plane->n_coords; ++j) c[j] = row[plane->column[j]];
+    crossings.record(t, c);
+  }
   template <class V>
   static constexpr bool kIs3D = !std::is_same_v<V, Vec2T<scalar_of<V>>>;
   template <class V>

@@ -24,7 +24,9 @@
 #include "skipstone/rolling/table_wall.hpp"
 #include "skipstone/sinks.hpp"
 #include "skipstone/system_traits.hpp"
+#include "skipstone/tangent/inside_cylinder_lyapunov.hpp"
 #include "skipstone/tangent/roll_lyapunov_systems.hpp"
+#include "skipstone/tangent/stadium_lyapunov.hpp"
 
 namespace skipstone {
 
@@ -68,12 +70,18 @@ SKIPSTONE_HD TrajectoryResult simulate_variant(const ScanSpec& spec, std::uint64
   } else if constexpr (M == ModelKind::roll_disc) {
     if (pt.p[P_NOISE] != kNoiseNone) return simulate_noisy_roll4_disc(spec, pt, index, sink);  // double only
     return simulate_roll4_disc<T>(spec, pt, sink);
+  } else if constexpr (M == ModelKind::roll_planes && V::lyapunov) {
+    return simulate_roll4_planes_lyapunov(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll_planes) {
-    return simulate_roll4_planes(spec, pt, sink);
+    return run_roll4_planes(spec, pt, sink);
+  } else if constexpr (M == ModelKind::roll_strip && V::lyapunov) {
+    return simulate_roll3_strip_lyapunov(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll_strip) {
-    return simulate_roll3_strip(spec, pt, sink);
+    return run_roll3_strip(spec, pt, sink);
+  } else if constexpr (M == ModelKind::roll_inside_cylinder && V::lyapunov) {
+    return simulate_roll3_inside_cylinder_lyapunov(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll_inside_cylinder) {
-    return simulate_roll3_inside_cylinder(spec, pt, sink);
+    return run_roll3_inside_cylinder(spec, pt, sink);
   } else if constexpr (M == ModelKind::rubber_sphere) {
     return simulate_rubber_sphere(spec, pt, sink);
   } else if constexpr (M == ModelKind::driven_disk) {
@@ -94,7 +102,8 @@ inline bool scan_has_gravity(const ScanSpec& spec) {
 
 // The models whose kernels can follow the tangent dynamics (in double).
 constexpr bool has_tangent_kernel(ModelKind m) {
-  return is_noslip(m) || m == ModelKind::roll_disc || m == ModelKind::roll3_table || m == ModelKind::roll4_table;
+  return is_noslip(m) || m == ModelKind::roll_disc || m == ModelKind::roll3_table || m == ModelKind::roll4_table ||
+         m == ModelKind::roll_planes || m == ModelKind::roll_strip || m == ModelKind::roll_inside_cylinder;
 }
 
 // f(Variant<M, T, P, G>{}) with G from the scan for a no-slip model, G = any otherwise; a

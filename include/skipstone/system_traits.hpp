@@ -37,7 +37,7 @@ enum ObservableGroup : std::uint32_t {
   kObsCaustic = 1u << 2,  // rho_even, rho_odd, caustic_gap: chords of a round cross-section
   kObsAnnulus = 1u << 3,  // annulus_axis, annulus_width: the sphere
   kObsExit = 1u << 4,     // exit_time, exit_arc, exit_side: one rim passage (Figure 18)
-  kObsLyapunov = 1u << 5,  // lyapunov, lyapunov_per_event: the no-slip models, roll4:disc, the rolling tables
+  kObsLyapunov = 1u << 5,  // lyapunov, lyapunov_per_event: the no-slip models, the rolling ones (not disc-transversal)
   kObsState = 1u << 6,     // final_state: systems whose last event is the final state (final_state.hpp)
   kObsImpulse = 1u << 7,   // impulse_ratio_max, impulse_ratio_mean: the friction a no-slip impact needs
   kObsLyapunovSpectrum = 1u << 8,  // lyapunov_spectrum: the 2D no-slip tables
@@ -127,13 +127,14 @@ inline constexpr SystemTraits kSystems[] = {
     {"roll4:disc-transversal", ModelKind::roll_disc_transversal, TableKind::none, 2, start_bit(StartKind::rim_entry),
      kObsCore | kObsExit, true, Lanes::rim, true, false, Sampling::closed_form},
     {"roll4:planes", ModelKind::roll_planes, TableKind::none, 3, traits_detail::interior | traits_detail::state_file,
-     traits_detail::noslip_obs | kObsState | kObsContact,
+     traits_detail::noslip_obs | kObsState | kObsContact | kObsLyapunov,
      false, Lanes::none, false, true, Sampling::closed_form},
     {"roll3:strip", ModelKind::roll_strip, TableKind::none, 2, traits_detail::interior | traits_detail::state_file,
-     traits_detail::noslip_obs | kObsState | kObsContact,
+     traits_detail::noslip_obs | kObsState | kObsContact | kObsLyapunov,
      false, Lanes::none, false, true, Sampling::closed_form},
     {"roll3:inside-cylinder", ModelKind::roll_inside_cylinder, TableKind::none, 3, traits_detail::interior,
-     traits_detail::noslip_obs | kObsState | kObsContact, false, Lanes::none, false, true, Sampling::closed_form},
+     traits_detail::noslip_obs | kObsState | kObsContact | kObsLyapunov, false, Lanes::none, false, true,
+     Sampling::closed_form},
     {"roll4:disc", ModelKind::roll_disc, TableKind::none, 3,
      traits_detail::interior | start_bit(StartKind::plate_minus), traits_detail::noslip_obs | kObsCaustic | kObsLyapunov | kObsContact, true,
      Lanes::rim, false, true, Sampling::sink},

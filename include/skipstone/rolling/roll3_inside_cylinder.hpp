@@ -62,7 +62,22 @@ struct InsideCylinderState {
   double rho, theta0, omega;  // radius of N_r, initial angle, angular rate v1 / rho
   double v1;
   RotatingBlock h0;           // (v2, s, z) at t = 0
+  double gamma, G, w;         // the ball's gamma, effective gravity, rate of the block eta v1 / rho
+  double eta;                 // the coupling eta of the rate (0 for a rubber ball: rolling_eta)
 };
+
+// The start of a scan point; false where it is masked.
+SKIPSTONE_HD SKIPSTONE_INLINE bool inside_cylinder_setup(const ScanSpec& spec, const ScanPoint& pt,
+                                                         InsideCylinderState& c) {
+  const double* p = pt.p;
+  const double rho = p[P_R] - p[P_BALL_R], v1 = p[P_V1];
+  if (!(rho > 0.0) || !(v1 != 0.0 || isfinite(spec.t_max))) return false;
+  const double gamma = point_gamma(spec, pt);
+  const double eta = rolling_eta(pt, gamma);
+  c = {rho, p[P_ANGLE], v1 / rho, v1, {p[P_V2], p[P_SPIN], p[P_Z]}, gamma, rolling_gravity(pt, gamma),
+       eta * v1 / rho, eta};
+  return true;
+}
 
 template <class Sink>
 SKIPSTONE_HD void inside_cylinder_emit(Sink& sink, double t, const InsideCylinderState& c, const RotatingBlock& h) {
@@ -71,6 +86,36 @@ SKIPSTONE_HD void inside_cylinder_emit(Sink& sink, double t, const InsideCylinde
   const State3D st = {{c.v1 * et.x, c.v1 * et.y, h.a}, {h.b * er.x, h.b * er.y, 0.0}};
   sink.on_event(t, Vec3{c.rho * er.x, c.rho * er.y, h.z}, st, Vec3{-er.x, -er.y, 0.0});
 }
+
+// One turn (or its part) from t0 for a time tau, as a curve for the Poincare sections
+// (section_map.hpp: SectionSink::on_curve), its rows those of inside_cylinder_emit. Bounds: the
+// centre turns at the speed |v1| on the circle of radius rho (acceleration v1^2 / rho), and
+// (v2, s) turns about (0, -G/w) at the radius rho_X (|v2| <= rho_X, |v2'| <= |w| rho_X), or
+// falls freely where w = 0 (|v2| at an end, |v2'| = G).
+struct InsideCylinderCurve {
+  static constexpr int kDim = 3;
+  InsideCylinderState c;
+  double t0, tau;
+  SKIPSTONE_HD void row(double t, double* out) const {
+    RowCapture capture{out};
+    inside_cylinder_emit(capture, t0 + t, c, apply_block(block_map(c.w, c.G, t0 + t), c.h0));
+  }
+  SKIPSTONE_HD void bounds(double& speed, double& acc) const {
+    const double centre = c.v1 * c.v1 / c.rho;
+    double r2, block_acc;
+    if (c.w != 0.0) {
+      const double bc = c.h0.b + c.G / c.w;
+      r2 = c.h0.a * c.h0.a + bc * bc;
+      block_acc = fabs(c.w) * sqrt(r2);
+    } else {
+      const double a0 = c.h0.a - c.G * t0, a1 = c.h0.a - c.G * (t0 + tau);
+      r2 = a0 * a0 > a1 * a1 ? a0 * a0 : a1 * a1;
+      block_acc = fabs(c.G);
+    }
+    speed = sqrt(c.v1 * c.v1 + r2);
+    acc = sqrt(centre * centre + block_acc * block_acc);
+  }
+};
 
 // The contact observables over [0, t_end] in closed form (header comment): N = v1^2 / rho, f(t)
 // = g - U cos(w t - delta) with F0 = w s0 + G, V = w v2_0 (U cos delta = F0, U sin delta = V).
@@ -114,13 +159,9 @@ SKIPSTONE_HD SKIPSTONE_INLINE void inside_cylinder_contact(double n, double g, d
 
 template <class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_roll3_inside_cylinder(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
-  const double* p = pt.p;
-  const double rho = p[P_R] - p[P_BALL_R], v1 = p[P_V1];
-  if (!(rho > 0.0) || !(v1 != 0.0 || isfinite(spec.t_max))) return masked_result();
-  const double gamma = point_gamma(spec, pt);
-  const double G = rolling_gravity(pt, gamma);
-  const double w = rolling_eta(pt, gamma) * v1 / rho;
-  const InsideCylinderState c = {rho, p[P_ANGLE], v1 / rho, v1, {p[P_V2], p[P_SPIN], p[P_Z]}};
+  InsideCylinderState c;
+  if (!inside_cylinder_setup(spec, pt, c)) return masked_result();
+  const double rho = c.rho, v1 = c.v1, gamma = c.gamma, G = c.G, w = c.w;
   const double t_turn = v1 != 0.0 ? 2.0 * kPi * rho / fabs(v1) : INFINITY;
   const double k0 = v1 * v1 + c.h0.a * c.h0.a + c.h0.b * c.h0.b;
   HeightStats ob;  // extremes at events and inside each turn, drift over the events
@@ -135,6 +176,7 @@ SKIPSTONE_HD TrajectoryResult simulate_roll3_inside_cylinder(const ScanSpec& spe
     const bool turn = t_next <= spec.t_max;
     const double t_new = turn ? t_next : spec.t_max;
     block_extrema(h, w, G, t_new - t, ob.z_min, ob.z_max);
+    report_curve(sink, t, t_new - t, InsideCylinderCurve{c, t, t_new - t});
     h = apply_block(block_map(w, G, t_new), c.h0);
     t = t_new;
     if (turn) ++events;
@@ -155,7 +197,7 @@ SKIPSTONE_HD TrajectoryResult simulate_roll3_inside_cylinder(const ScanSpec& spe
   TrajectoryResult res = rolling_result(status, events, t, max_err, ob, h.z, spec.bounded_depth);
   if (spec.contact_forces)
     inside_cylinder_contact(v1 * v1 / rho, physical_gravity(G, eta_from_gamma(gamma)), w * c.h0.b + G, w * c.h0.a,
-                            w, p[P_MU_S], t, res);
+                            w, pt.p[P_MU_S], t, res);
   return res;
 }
 

@@ -34,14 +34,21 @@ struct StripEmit {
   }
 };
 
-template <class Sink>
-SKIPSTONE_HD TrajectoryResult simulate_roll3_strip(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
+// The start of a scan point; false where it is masked.
+SKIPSTONE_HD SKIPSTONE_INLINE bool roll3_strip_setup(const ScanSpec& spec, const ScanPoint& pt, StadiumSetup& s) {
   const double* p = pt.p;
-  if (plate_start_masked(spec, p)) return masked_result();
-  StadiumSetup s = plate_stadium_start(spec, pt, -1.0);  // w_arc = eta u k with k = -1/r
+  if (plate_start_masked(spec, p)) return false;
+  s = plate_stadium_start(spec, pt, -1.0);  // w_arc = eta u k with k = -1/r
   s.h = {p[P_V2], p[P_SPIN], p[P_Z]};
   s.q = {0.0, 0.0, 0.0};
   s.s_const = 0.0;
+  return true;
+}
+
+template <class Sink>
+SKIPSTONE_HD TrajectoryResult simulate_roll3_strip(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
+  StadiumSetup s;
+  if (!roll3_strip_setup(spec, pt, s)) return masked_result();
   return run_stadium<StripEmit, false>(s, stadium_stop(spec), sink);
 }
 

@@ -41,11 +41,11 @@ struct PlanesEmit {
   }
 };
 
-template <class Sink>
-SKIPSTONE_HD TrajectoryResult simulate_roll4_planes(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
+// The start of a scan point; false where it is masked.
+SKIPSTONE_HD SKIPSTONE_INLINE bool roll4_planes_setup(const ScanSpec& spec, const ScanPoint& pt, StadiumSetup& s) {
   const double* p = pt.p;
-  if (plate_start_masked(spec, p)) return masked_result();
-  StadiumSetup s = plate_stadium_start(spec, pt, 1.0);
+  if (plate_start_masked(spec, p)) return false;
+  s = plate_stadium_start(spec, pt, 1.0);
   if (spec.start == StartKind::state) {  // the row's w = (S23, -S13, S12), as emitted
     s.h = {p[P_V3], -p[P_WY], p[P_Z]};
     s.q = {p[P_V2], p[P_WZ], p[P_X2]};
@@ -55,6 +55,13 @@ SKIPSTONE_HD TrajectoryResult simulate_roll4_planes(const ScanSpec& spec, const 
     s.q = {p[P_V2], p[P_S12], 0.0};
     s.s_const = p[P_S23];
   }
+  return true;
+}
+
+template <class Sink>
+SKIPSTONE_HD TrajectoryResult simulate_roll4_planes(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
+  StadiumSetup s;
+  if (!roll4_planes_setup(spec, pt, s)) return masked_result();
   return run_stadium<PlanesEmit, true>(s, stadium_stop(spec), sink);
 }
 

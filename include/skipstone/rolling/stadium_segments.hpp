@@ -35,6 +35,7 @@
 #include "skipstone/result.hpp"
 #include "skipstone/rolling/contact_force.hpp"
 #include "skipstone/scan_point.hpp"
+#include "skipstone/section_map.hpp"
 #include "skipstone/vec.hpp"
 
 namespace skipstone {
@@ -305,8 +306,50 @@ SKIPSTONE_HD SKIPSTONE_INLINE void stadium_contact(ContactStats& c, const Stadiu
   c.sample(t, on_arc ? -s.v1 * s.v1 / s.st.r : 0.0, sqrt(f2 * f2 + f3 * f3));
 }
 
+// The emit hook that writes a model's rows: Emit itself, unless it wraps the model's
+// (tangent/stadium_lyapunov.hpp).
+template <class Emit>
+struct stadium_row_emit {
+  using type = Emit;
+};
+
+// One segment from the state s at arc length sigma0, at rate w for a time tau, as a curve for
+// the Poincare sections (section_map.hpp: SectionSink::on_curve): its rows are the model's
+// (RowCapture through the model's emit hook; roll4:planes, with the second block, 3D). Bounds:
+// a block turns about (0, -G/w) at the radius rho_X (|a| <= rho_X, |a'| <= |w| rho_X; q about 0),
+// or falls freely on a flat part (|a| at an end, |a'| = G).
+template <class Emit, bool kSecondBlock>
+struct StadiumCurve {
+  static constexpr int kDim = kSecondBlock ? 3 : 2;
+  StadiumSetup s;
+  double sigma0, w, tau;
+  SKIPSTONE_HD void row(double t, double* out) const {
+    StadiumSetup at = s;
+    const BlockMap m = block_map(w, s.G, t);
+    at.h = apply_block(m, s.h);
+    if (kSecondBlock) at.q = apply_block_free(m, s.q);
+    RowCapture capture{out};
+    stadium_row_emit<Emit>::type::emit(capture, 0.0, sigma0 + s.v1 * t, at);
+  }
+  SKIPSTONE_HD void bounds(double& speed, double& acc) const {
+    const double rq2 = s.q.a * s.q.a + (w != 0.0 ? s.q.b * s.q.b : 0.0);
+    double rh2;
+    if (w != 0.0) {
+      const double bc = s.h.b + s.G / w;
+      rh2 = s.h.a * s.h.a + bc * bc;
+      acc = fabs(w) * sqrt(rh2 + rq2);
+    } else {
+      const double a_end = s.h.a - s.G * tau;
+      rh2 = s.h.a * s.h.a > a_end * a_end ? s.h.a * s.h.a : a_end * a_end;
+      acc = fabs(s.G);
+    }
+    speed = sqrt(s.v1 * s.v1 + rh2 + rq2);
+  }
+};
+
 // The run: Emit::emit(sink, t, sigma, setup-with-current-state) reports the start, every
-// segment end and the final state. kSecondBlock: propagate q as well.
+// segment end and the final state; a sink that wants the flights gets every segment as a curve.
+// kSecondBlock: propagate q as well.
 template <class Emit, bool kSecondBlock, class Sink>
 SKIPSTONE_HD TrajectoryResult run_stadium(StadiumSetup s, const StadiumStop& stop, Sink& sink) {
   const double speed = fabs(s.v1);
@@ -339,6 +382,7 @@ SKIPSTONE_HD TrajectoryResult run_stadium(StadiumSetup s, const StadiumStop& sto
     const double w = on_arc ? s.w_arc : 0.0;
     const BlockMap m = (reach_end && whole) ? (on_arc ? arc : flat) : block_map(w, s.G, dt);
     block_extrema(s.h, w, s.G, dt, ob.z_min, ob.z_max);
+    report_curve(sink, t, dt, StadiumCurve<Emit, kSecondBlock>{s, s.st.start(s.seg) + s.pos, w, dt});
     stadium_contact(contact, s, t, on_arc);
     s.h = apply_block(m, s.h);
     if (kSecondBlock) s.q = apply_block_free(m, s.q);

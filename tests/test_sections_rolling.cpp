@@ -1,0 +1,210 @@
+// Poincare sections of the closed-form rolling models (section_map.hpp: SectionSink::on_curve,
+// curve_crossings.hpp): roll3:strip and roll4:planes (every segment of the stadium: flat parts
+// and half-circles) and roll3:inside-cylinder (the turns about the axis). Each recorded crossing
+// lies on the plane to round-off, checked on the model's own state at that time (a run stopped
+// there); no crossing is missed (the sign changes of n . x - c over a fine sampling of the
+// trajectory are as many, sigma's restart after a round left out); the directions add up; the root isolation finds every root of a
+// function with several close ones. The config keys and the CLI: test_section_map.cpp.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "skipstone/curve_crossings.hpp"
+#include "skipstone/final_state.hpp"
+#include "skipstone/simulate.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using namespace skipstone;
+using nlohmann::json;
+
+// A crossing's state, from a run stopped at its time, on the plane: |n . x - c| (|n| = 1;
+// measured 1e-15 to 2e-15).
+constexpr double kOnPlane = 1e-12;
+// A change of the level between two samples larger than this is sigma's restart, not a crossing.
+constexpr double kJump = 0.5;
+// The root solver: |f(t)| at a root, a few ulps of t (up to 10) times the largest slope (8).
+constexpr double kRootResidual = 1e-13;
+
+// The state row at the last event.
+struct LastRow {
+  double row[9] = {};
+  template <class V, class S>
+  void on_event(double, V x, const S& st, V) {
+    write_state_row(x, st, row);
+  }
+  template <class T>
+  void on_step(T, const T*) {}
+};
+
+// The crossings of a plane: time and the whole row (coords: the first three row columns are
+// enough to place them; the time identifies the state).
+struct Crossings {
+  static constexpr bool kWantsFlights = true;
+  SectionPlane plane{};
+  SectionSink section;
+  std::vector<double> rows;
+  explicit Crossings(const SectionPlane& p, std::size_t capacity = 100000) : plane(p), rows(capacity * 5) {
+    section.plane = &plane;
+    section.crossings.rows = rows.data();
+    section.crossings.capacity = capacity;
+    section.crossings.fields = 2 + plane.n_coords;
+  }
+  template <class V, class S>
+  void on_event(double, V, const S&, V) {}
+  template <class T>
+  void on_step(T, const T*) {}
+  template <class V, class S, class A>
+  void on_flight(double t0, double tau, V x, const S& st, A a) {
+    section.on_flight(t0, tau, x, st, a);
+  }
+  template <class Curve>
+  void on_curve(double t0, double tau, const Curve& c) {
+    section.on_curve(t0, tau, c);
+  }
+  std::uint64_t count() const { return section.crossings.points; }
+  double time(std::uint64_t i) const { return rows[i * section.crossings.fields + 1]; }
+};
+
+SectionPlane plane(std::vector<double> n, double offset, int direction) {
+  double len = 0.0;
+  for (double v : n) len += v * v;
+  SectionPlane p{};
+  for (std::size_t k = 0; k < n.size(); ++k) p.n[k] = n[k] / std::sqrt(len);
+  p.offset = offset / std::sqrt(len);
+  p.direction = direction;
+  p.n_coords = 2;
+  p.column[0] = 0;
+  p.column[1] = 1;
+  return p;
+}
+
+// n . x - c of a state row with `dim` position components.
+double level(const SectionPlane& p, const double* row, int dim) {
+  double v = -p.offset;
+  for (int k = 0; k < dim; ++k) v += p.n[k] * row[k];
+  return v;
+}
+
+// A model run to t_max into `sink` (plain, double).
+template <ModelKind M, class Sink>
+void run_model(const RunConfig& rc, double t_max, Sink& sink) {
+  ScanSpec spec = rc.spec;
+  spec.t_max = t_max;
+  simulate_variant<Variant<M, TableKind::none, Precision::float64, GravityKind::any>>(spec, 0, sink);
+}
+
+// Every crossing of the run to t_max on the plane (checked on a run stopped at its time), and as
+// many as the sign changes of the level over `samples` equal steps.
+template <ModelKind M>
+void expect_exact_crossings(const char* name, const json& j, int dim, const SectionPlane& p, double t_max,
+                            int samples, std::uint64_t min_crossings) {
+  const RunConfig rc = skipstone::testing::config_from(j);
+  Crossings found(p);
+  run_model<M>(rc, t_max, found);
+  EXPECT_GE(found.count(), min_crossings) << name;
+  double worst = 0.0;
+  for (std::uint64_t i = 0; i < found.count(); ++i) {
+    LastRow at;
+    run_model<M>(rc, found.time(i), at);
+    worst = std::fmax(worst, std::fabs(level(p, at.row, dim)));
+    if (i > 0) {
+      EXPECT_GT(found.time(i), found.time(i - 1)) << name << " " << i;
+    }
+  }
+  std::uint64_t changes = 0;
+  double prev = 0.0;
+  for (int k = 0; k <= samples; ++k) {
+    LastRow at;
+    run_model<M>(rc, t_max * k / samples, at);
+    const double v = level(p, at.row, dim);
+    const bool counted = p.direction == 0 || (p.direction > 0 ? prev < 0.0 : prev > 0.0);
+    // a jump is sigma restarting at 0 after a round, not a crossing (samples are 0.005 apart)
+    if (k > 0 && ((prev < 0.0) != (v < 0.0)) && counted && std::fabs(v - prev) < kJump) ++changes;
+    prev = v;
+  }
+  std::cout << name << ": " << found.count() << " crossings over t = " << t_max << " (sign changes of " << samples
+            << " samples: " << changes << "), largest |n . x - c| " << worst << "\n";
+  EXPECT_LT(worst, kOnPlane) << name;
+  EXPECT_EQ(found.count(), changes) << name;
+}
+
+json strip_config() {
+  return json::parse(R"({"system": "roll3:strip", "parameters": {"L": 1.0, "r": 0.3, "eta": 0.6, "g_effective": 0.8},
+    "initial": {"start": "plate", "x1": 0.1, "z": 0.0, "v1": 1.1, "v2": 0.4, "spin": -0.3}, "stop": {"t_max": 10.0}})");
+}
+json planes_config() {
+  return json::parse(R"({"system": "roll4:planes", "parameters": {"L": 1.0, "r": 0.3, "eta": 0.6, "g_effective": 0.8},
+    "initial": {"start": "plate", "x1": 0.1, "z": 0.0, "v1": -1.1, "v2": 0.3, "v3": 0.4, "S12": 0.2,
+                "S13": -0.3, "S23": 0.25}, "stop": {"t_max": 10.0}})");
+}
+json cylinder_config() {
+  return json::parse(R"({"system": "roll3:inside-cylinder", "parameters": {"R": 1.0, "r": 0.2, "gamma": 0.6324555320336759, "g": 1.0},
+    "initial": {"start": "wall", "angle": 0.3, "z": 0.1, "v1": 1.3, "v2": 0.4, "spin": -0.2}, "stop": {"t_max": 10.0}})");
+}
+
+TEST(CurveCrossings, FindsEveryRootOfAFunctionWithCloseOnes) {
+  // f(t) = sin(7 t) + 0.98 sin(t): roots close together where the two nearly cancel
+  const auto f = [](double t, double& rate) {
+    rate = 7.0 * std::cos(7.0 * t) + 0.98 * std::cos(t);
+    return std::sin(7.0 * t) + 0.98 * std::sin(t);
+  };
+  std::vector<double> roots;
+  for_each_crossing(f, 10.0, 7.98, 49.98, [&](double t, double) { roots.push_back(t); });
+  std::uint64_t changes = 0;
+  double prev = 0.0;  // f(0) = 0: the root at 0 is not in (0, 10]
+  for (int k = 1; k <= 200000; ++k) {
+    double rate;
+    const double v = f(10.0 * k / 200000, rate);
+    if (k > 1 && ((prev < 0.0) != (v < 0.0))) ++changes;
+    prev = v;
+  }
+  EXPECT_EQ(roots.size(), changes);
+  for (std::size_t i = 0; i < roots.size(); ++i) {
+    double rate;
+    EXPECT_LT(std::fabs(f(roots[i], rate)), kRootResidual) << i;
+    if (i > 0) {
+      EXPECT_GT(roots[i], roots[i - 1]);
+    }
+  }
+}
+
+TEST(RollingSections, StripCrossingsAreExactAndComplete) {
+  // the height x2 = -0.1 (flat parts and half-circles), and a plane across sigma and x2
+  expect_exact_crossings<ModelKind::roll_strip>("roll3:strip, x2 = -0.1", strip_config(), 2, plane({0, 1}, -0.1, 0),
+                                                40.0, 8000, 10);
+  expect_exact_crossings<ModelKind::roll_strip>("roll3:strip, sigma + 3 x2 = 1.5", strip_config(), 2,
+                                                plane({1, 3}, 1.5, 1), 40.0, 8000, 5);
+}
+
+TEST(RollingSections, PlanesCrossingsAreExactAndComplete) {
+  expect_exact_crossings<ModelKind::roll_planes>("roll4:planes, sigma = 0.5", planes_config(), 3,
+                                                 plane({1, 0, 0}, 0.5, 0), 40.0, 8000, 10);
+  expect_exact_crossings<ModelKind::roll_planes>("roll4:planes, x2 + x3 = 0.05", planes_config(), 3,
+                                                 plane({0, 1, 1}, 0.05, 0), 40.0, 8000, 5);
+}
+
+TEST(RollingSections, InsideCylinderCrossingsAreExactAndComplete) {
+  expect_exact_crossings<ModelKind::roll_inside_cylinder>("roll3:inside-cylinder, y = 0", cylinder_config(), 3,
+                                                          plane({0, 1, 0}, 0.0, 1), 40.0, 8000, 5);
+  // a tilted plane: the turn about the axis and the height's oscillation together
+  expect_exact_crossings<ModelKind::roll_inside_cylinder>("roll3:inside-cylinder, 0.3 y + z = 0.05", cylinder_config(),
+                                                          3, plane({0, 0.3, 1}, 0.05, 0), 40.0, 8000, 10);
+}
+
+TEST(RollingSections, TheDirectionsAddUp) {
+  const RunConfig rc = skipstone::testing::config_from(planes_config());
+  std::uint64_t n[3];
+  for (int dir : {-1, 0, 1}) {
+    Crossings c(plane({0, 1, 1}, 0.05, dir));
+    run_model<ModelKind::roll_planes>(rc, 40.0, c);
+    n[dir + 1] = c.count();
+  }
+  EXPECT_GT(n[0], 0u);
+  EXPECT_GT(n[2], 0u);
+  EXPECT_EQ(n[0] + n[2], n[1]);
+}
+
+}  // namespace
