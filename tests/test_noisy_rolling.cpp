@@ -344,7 +344,9 @@ TEST(NoisyRolling, Roll4DiscRealisationsDifferAndDoNotDependOnChunking) {
     const TrajectoryResult ref = simulate_trajectory(spec, i, sink);
     EXPECT_EQ(0, std::memcmp(&ref, &whole[i], sizeof ref)) << "trajectory " << i << " (one chunk)";
     EXPECT_EQ(0, std::memcmp(&ref, &pieces[i], sizeof ref)) << "trajectory " << i << " (chunks of 2)";
-    if (i >= 3) EXPECT_NE(ref.z_final, whole[i - 3].z_final) << "trajectory " << i << ": the previous realisation's";
+    if (i >= 3) {
+      EXPECT_NE(ref.z_final, whole[i - 3].z_final) << "trajectory " << i << ": the previous realisation's";
+    }
   }
 }
 

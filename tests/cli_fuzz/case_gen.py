@@ -60,6 +60,9 @@ def printable_key(key):
     return "".join(c if 0x20 <= ord(c) and ord(c) != 0x7F else "\\u%04x" % ord(c) for c in key)
 
 
+INTEGER_PARAMS = {"noise", "realisation"}  # a grid over them must keep its points on integers
+
+
 def small_config(cfg, rng):
     """An example config shrunk so that a run takes well under a second."""
     cfg = copy.deepcopy(cfg)
@@ -70,6 +73,8 @@ def small_config(cfg, rng):
         for axis in scan.get("axes", []):
             if "n" in axis:
                 axis["n"] = min(axis["n"], rng.choice([1, 2, 3, 4]) if len(scan["axes"]) <= 2 else 2)
+                if axis.get("param") in INTEGER_PARAMS and "min" in axis:
+                    axis["max"] = axis["min"] + max(axis["n"] - 1, 0)  # grid points on integers
     stop = cfg.setdefault("stop", {})
     if "max_events" in stop:
         stop["max_events"] = min(stop["max_events"], 40)
