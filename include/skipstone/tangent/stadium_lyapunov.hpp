@@ -158,6 +158,16 @@ SKIPSTONE_NOINLINE SKIPSTONE_HD TrajectoryResult run_roll4_planes(const ScanSpec
   return simulate_roll4_planes(spec, pt, sink);
 }
 
+// The exponent of the trajectory from s, run again with the tangent vector, into res.
+template <class ModelEmit, bool kSecondBlock>
+SKIPSTONE_HD void add_stadium_exponent(const StadiumSetup& s, const ScanSpec& spec, TrajectoryResult& res) {
+  DiscardSink none;
+  StadiumLyapunovSink<kSecondBlock, DiscardSink> ts(none);
+  const TrajectoryResult tangent = run_stadium_lyapunov<ModelEmit>(s, stadium_stop(spec), ts);
+  res.lyapunov = tangent.lyapunov;
+  res.lyapunov_per_event = tangent.lyapunov_per_event;
+}
+
 // One roll3:strip or roll4:planes trajectory of a scan that asks for the exponent: the plain run
 // (its result and its events to the sink), then the same trajectory again with the tangent
 // vector, for the exponent only.
@@ -165,24 +175,14 @@ template <class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_roll3_strip_lyapunov(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
   TrajectoryResult res = run_roll3_strip(spec, pt, sink);
   StadiumSetup s;
-  if (!roll3_strip_setup(spec, pt, s)) return res;
-  DiscardSink none;
-  StadiumLyapunovSink<false, DiscardSink> ts(none);
-  const TrajectoryResult tangent = run_stadium_lyapunov<StripEmit>(s, stadium_stop(spec), ts);
-  res.lyapunov = tangent.lyapunov;
-  res.lyapunov_per_event = tangent.lyapunov_per_event;
+  if (roll3_strip_setup(spec, pt, s)) add_stadium_exponent<StripEmit, false>(s, spec, res);
   return res;
 }
 template <class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_roll4_planes_lyapunov(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
   TrajectoryResult res = run_roll4_planes(spec, pt, sink);
   StadiumSetup s;
-  if (!roll4_planes_setup(spec, pt, s)) return res;
-  DiscardSink none;
-  StadiumLyapunovSink<true, DiscardSink> ts(none);
-  const TrajectoryResult tangent = run_stadium_lyapunov<PlanesEmit>(s, stadium_stop(spec), ts);
-  res.lyapunov = tangent.lyapunov;
-  res.lyapunov_per_event = tangent.lyapunov_per_event;
+  if (roll4_planes_setup(spec, pt, s)) add_stadium_exponent<PlanesEmit, true>(s, spec, res);
   return res;
 }
 
