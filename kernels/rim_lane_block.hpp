@@ -118,7 +118,7 @@ struct DiscRollTrajectories {
       out = masked_result();
       return false;
     }
-    run[l].start(DiscWall<T>{m.R, T(0), false}, RollModelT<T>{m.r, m.eta, m.G}, s, opt, sink);
+    run[l].start(DiscWall<T>{m.R, T(0), false}, RollModelT<T>{m.r, m.eta, m.G, m.g}, s, opt, sink);
     return fly(l, stepper, out);
   }
   void take(int l, Stepper& stepper, T* y, T err) {

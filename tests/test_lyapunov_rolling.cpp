@@ -44,7 +44,7 @@ constexpr double kMirrorTolerance = 1e-9;
 // part at round-off and separate at the exponent's rate over t = 30.
 constexpr double kMirrorTableTolerance = 1e-6;
 
-const DiscRollModel kModel{1.0, 0.1, 0.5, 0.3};  // R, r, eta, G
+const DiscRollModel kModel{1.0, 0.1, 0.5, 0.3, 0.4};  // R, r, eta, G, g = G / (1 - eta^2)
 const PlateState kStart{1, {0.3, -0.2}, {-1.1, 0.7}, 0.4, 0.0, 0.61, -0.3, 0.25};
 
 RollOptions options(double t_max, std::uint64_t max_events = UINT64_MAX) {
@@ -60,7 +60,7 @@ PlateState from_plate(int sheet, const double* c) {
   return {sheet, {c[0], c[1]}, {c[2], c[3]}, c[5], c[8], c[4], c[6], c[7]};
 }
 
-RollModel roll_model(const DiscRollModel& m) { return {m.r, m.eta, m.G}; }
+RollModel roll_model(const DiscRollModel& m) { return {m.r, m.eta, m.G, m.g}; }
 DiscWall<double> wall(const DiscRollModel& m) { return {m.R, 0.0, false}; }
 
 // A wall, a model and a start: roll4:disc's circle or a table's wall.
@@ -137,7 +137,7 @@ double jacobian_mismatch(const Case<Wall>& c, double t_max, bool saltation, std:
 }
 
 TEST(RollingTangent, JacobianVectorProductMatchesFiniteDifferencesOfTheRhs) {
-  const DiscRimSystem sys{-1.0, 0.1, 0.5, 0.3, 1.0, 1.0};
+  const DiscRimSystem sys{-1.0, 0.1, 0.5, 0.3, 1.0, 1.0, 0.4};
   const TangentRimSystem<DiscRimSystem> tsys{sys};
   const double phi = 0.7;
   const double y[10] = {0.3, -0.5, 0.4, std::cos(phi), std::sin(phi), 0.2, 0.25, -0.6, 0.35, 0.1};

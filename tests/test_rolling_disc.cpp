@@ -158,7 +158,7 @@ MeasuredRun run_measured(const json& cfg, bool project_energies) {
   EXPECT_TRUE(roll4_disc_setup(rc.spec, scan_point(rc.spec, 0), m, s0, opt));
   MeasuredRun out;
   DiscRollRun run;
-  run.start(DiscWall<double>{m.R, 0.0, false}, RollModel{m.r, m.eta, m.G}, s0, opt, out.log);
+  run.start(DiscWall<double>{m.R, 0.0, false}, RollModel{m.r, m.eta, m.G, m.g}, s0, opt, out.log);
   const PlateEnergies<10, double> e = plate_energies<10>(s0);
   const double speed = std::sqrt(e.k1 + e.k2);
   double y[10];
@@ -212,7 +212,7 @@ TEST(RollDisc, UnprojectedIntegratorKeepsTheEnergiesOverLongRuns) {
 }
 
 TEST(RollDisc, TimeReversalRecoversTheStart) {
-  const DiscRollModel m{1.0, 0.1, 0.5, 1.0};
+  const DiscRollModel m{1.0, 0.1, 0.5, 1.0, 1.0 / 0.75};
   const PlateState s0 = {1, {0.2, -0.1}, {0.7, 0.45}, 0.4, 0.0, -0.3, 0.25, 0.8};
   double t_end = 0.0;
   const double err = testing::time_reversal_error(m, s0, {0.0, 0, 1e-9, 1.0, 1e-12, 1e-12, 1000000}, 20, &t_end);
@@ -355,7 +355,7 @@ struct Rows {
 // In T = double and in T = float (the float kernel, rtol = atol = 1e-5): negation is exact in both.
 template <class T>
 void expect_minus_face_is_the_mirror_image(const RollOptions& opt) {
-  const DiscRollModelT<T> m{T(1), T(0.1), T(0.5), T(1)};
+  const DiscRollModelT<T> m{T(1), T(0.1), T(0.5), T(1), T(1.0 / 0.75)};
   PlateStateT<T> plus = {1, {T(0.2), T(-0.1)}, {T(0.7), T(0.45)}, T(0.4), T(0), T(-0.3), T(0.25), T(0.8)}, minus = plus;
   minus.sheet = -1;
   Rows a, b;
@@ -401,7 +401,7 @@ TEST(RollDisc, MinusFaceStartFromTheConfig) {
   const PlateState minus = {-1, {0.2, -0.1}, {0.7, 0.45}, 0.4, 0.0, -0.3, 0.25, 0.8};
   DiscardSink none;
   const TrajectoryResult direct =
-      run_roll4_disc({1.0, 0.1, 0.5, 1.0}, minus, {30.0, UINT64_MAX, 1e-9, 1.0, 1e-12, 1e-12, 1000000}, none);
+      run_roll4_disc({1.0, 0.1, 0.5, 1.0, 1.0 / 0.75}, minus, {30.0, UINT64_MAX, 1e-9, 1.0, 1e-12, 1e-12, 1000000}, none);
   EXPECT_EQ(from_config.status, direct.status);
   EXPECT_EQ(from_config.events, direct.events);
   EXPECT_EQ(from_config.z_final, direct.z_final);

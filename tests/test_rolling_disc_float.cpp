@@ -67,7 +67,7 @@ TEST(FloatRollDisc, EnergiesStayAtFloatRoundOffOverLongRuns) {
 }
 
 TEST(FloatRollDisc, TimeReversalRecoversTheStartToFloatAccuracy) {
-  const DiscRollModelT<float> m{1.0f, 0.1f, 0.5f, 1.0f};
+  const DiscRollModelT<float> m{1.0f, 0.1f, 0.5f, 1.0f, 1.0f / 0.75f};
   const PlateStateT<float> s0 = {1, {0.2f, -0.1f}, {0.7f, 0.45f}, 0.4f, 0.0f, -0.3f, 0.25f, 0.8f};
   double t_end = 0.0;
   const double err = testing::time_reversal_error(m, s0, {0.0, 0, 1e-4, 1.0, 1e-5, 1e-5, 1000000}, 20, &t_end);

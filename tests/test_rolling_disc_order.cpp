@@ -36,7 +36,7 @@ const double kY0[10] = {0.35, 0.8, -0.45, 1.0, 0.0, 0.0, 0.3, 0.2, -0.6, 0.0};
 DiscRimSystem rim_system() {
   const double k1 = kY0[0] * kY0[0] + kY0[1] * kY0[1] + kY0[2] * kY0[2];
   const double k2 = kY0[6] * kY0[6] + kY0[7] * kY0[7] + kY0[8] * kY0[8];
-  return {-1.0 / kR, kr, kEta, kG, std::sqrt(k1), k2 + 2.0 * kG * kY0[9]};
+  return {-1.0 / kR, kr, kEta, kG, std::sqrt(k1), k2 + 2.0 * kG * kY0[9], physical_gravity(kG, kEta)};
 }
 
 double max_diff(const double* a, const double* b) {

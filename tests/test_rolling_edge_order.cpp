@@ -81,7 +81,7 @@ void expect_order_twelve(const char* what, const int* n, const double* e) {
 template <int N>
 EdgeSystem<N> edge_system(const EdgeArc& arc, double G, const double* y0) {
   const double xi2 = y0[0] * y0[0] + y0[1] * y0[1] + y0[2] * y0[2];
-  EdgeSystem<N> sys{arc, kr, kEta, G, xi2, 0.0, kr / std::sqrt(xi2)};
+  EdgeSystem<N> sys{arc, kr, kEta, G, xi2, 0.0, kr / std::sqrt(xi2), physical_gravity(G, kEta)};
   if constexpr (N == 10) sys.k2_total = y0[6] * y0[6] + y0[7] * y0[7] + y0[8] * y0[8] + 2.0 * G * y0[9];
   if (sys.inplane_gravity()) sys.k1_total += 2.0 * G * sys.centre_height(y0);
   return sys;
@@ -188,7 +188,7 @@ TEST(RollEdgeOrder, AdaptiveErrorPastTheJunctionIsBelowTolerance) {
   NoSteps sink;
   for (double tol : {1e-6, 1e-8, 1e-10, 1e-12}) {
     TableRollRun<TableWall<StadiumTable, 6>> run;
-    run.start(table_wall<6>(kStadium), {kr, kEta, 0.0}, PlateState{1, {}, {}, 0.0, 0.0, 0.0, 0.0, 0.0},
+    run.start(table_wall<6>(kStadium), {kr, kEta, 0.0, 0.0}, PlateState{1, {}, {}, 0.0, 0.0, 0.0, 0.0, 0.0},
               {kStadiumT, 10, 1.0, 0.0, tol, tol, 1000000}, sink);
     run.sys = edge_system<6>(kSegment, 0.0, kStadiumY0);
     run.wall.q_piece = kStadiumY0[5];

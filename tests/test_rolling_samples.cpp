@@ -68,7 +68,7 @@ struct LastEvent {
 struct DiscCase {
   const char* name = "roll4:disc";
   // the Figure-20 spin with a start that reaches the rim quickly
-  DiscRollModel model{1.0, 0.1, 0.5, 1.0};
+  DiscRollModel model{1.0, 0.1, 0.5, 1.0, 1.0 / 0.75};
   PlateState start = {1, {0.5, 0.0}, {-0.8, 1.0}, 0.2, 0.0, 0.61, 0.0, -1.0};
   template <class Sink>
   TrajectoryResult operator()(const RollOptions& opt, Sink& sink) const {
@@ -89,9 +89,9 @@ struct TableCase {
 };
 
 const TableCase<6, StadiumTable> kStadiumCase{
-    "roll3:stadium", StadiumTable{1.0, 1.0}, {0.1, 0.5, 0.5}, {1, {0.5, 0.3}, {1.0, 1.4}, 0.0, 0.0, -0.6, 0.0, 0.0}};
+    "roll3:stadium", StadiumTable{1.0, 1.0}, {0.1, 0.5, 0.5, 0.5 / 0.75}, {1, {0.5, 0.3}, {1.0, 1.4}, 0.0, 0.0, -0.6, 0.0, 0.0}};
 const TableCase<10, EllipseTable> kEllipseCase{
-    "roll4:ellipse", EllipseTable{2.0, 1.0}, {0.1, 0.5, 1.0}, {1, {0.5, 0.1}, {-0.8, 1.0}, 0.2, 0.0, 0.61, 0.0, -1.0}};
+    "roll4:ellipse", EllipseTable{2.0, 1.0}, {0.1, 0.5, 1.0, 1.0 / 0.75}, {1, {0.5, 0.1}, {-0.8, 1.0}, 0.2, 0.0, 0.61, 0.0, -1.0}};
 
 RollOptions options(double t_max, double tol) { return {t_max, UINT64_MAX, 1e-9, 1.0, tol, tol, 1000000}; }
 

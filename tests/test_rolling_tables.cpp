@@ -352,7 +352,7 @@ struct NoSteps {
 TEST(RollVertex, VertexIsTheLimitOfASmallCircle) {
   const VertexCase vc = rectangle_vertex();
   const double r = 0.1, eta = 0.6, rho = 1e-7;
-  EdgeSystem<10> vertex{vc.arc, r, eta, 0.7, 1.0, 1.0, 1.0};
+  EdgeSystem<10> vertex{vc.arc, r, eta, 0.7, 1.0, 1.0, 1.0, physical_gravity(0.7, eta)};
   EdgeSystem<10> circle = vertex;
   circle.arc = circle_arc(vc.arc.b_ref + rho * vc.arc.e1_ref, vc.arc.e1_ref, -1.0, rho, 0.0, 0, -kNoBreak,
                          kNoBreak);
@@ -374,7 +374,7 @@ TEST(RollVertex, Roll3OnTheVertexSphereMatchesTheAmbientEquations) {
   const double r = 0.1, eta = 0.6, phi0 = 1.0, psi0 = 0.6, T = 0.05;
   const double y0[6] = {0.3, 0.8, -0.5, std::cos(phi0), std::sin(phi0), psi0};
   const double xi = std::sqrt(y0[0] * y0[0] + y0[1] * y0[1] + y0[2] * y0[2]);
-  const EdgeSystem<6> sys{vc.arc, r, eta, 0.0, xi * xi, 0.0, r / xi};
+  const EdgeSystem<6> sys{vc.arc, r, eta, 0.0, xi * xi, 0.0, r / xi, 0.0};
   NoSteps none;
   const RimRun<6> run = integrate_rim<kRimExtrapolationDepth>(sys, y0, T, 1e-13, 1e-13, 100000, none);
   ASSERT_EQ(run.status, Status::finished) << "left the vertex piece before T";
@@ -437,7 +437,7 @@ TEST(RollVertex, PassageRoundAVertexIsReversible) {
   const RollOptions opt{100.0, 1, 1e-6, 2.0, 1e-12, 1e-12, 1000000};
   VertexRows rows{vc.table.v[2], r};
   RollEnd end;
-  const TrajectoryResult res = run_table_roll(table_wall<6>(vc.table), RollModel{r, eta, 0.0}, s, opt, rows, &end, 1);
+  const TrajectoryResult res = run_table_roll(table_wall<6>(vc.table), RollModel{r, eta, 0.0, 0.0}, s, opt, rows, &end, 1);
   ASSERT_EQ(res.status, Status::exited);
   EXPECT_GT(rows.on_sphere, 0) << "the passage did not go round the vertex";
   EXPECT_NEAR(end.state.p.y, 0.5, 1e-12) << "the ball leaves on the top edge";
@@ -449,7 +449,7 @@ TEST(RollVertex, PassageRoundAVertexIsReversible) {
   NoRows none;
   RollEnd home;
   const int top_edge = 2;
-  const TrajectoryResult ret = run_table_roll(table_wall<6>(vc.table), RollModel{r, eta, 0.0}, back, opt, none, &home, top_edge);
+  const TrajectoryResult ret = run_table_roll(table_wall<6>(vc.table), RollModel{r, eta, 0.0, 0.0}, back, opt, none, &home, top_edge);
   ASSERT_EQ(ret.status, Status::exited);
   EXPECT_LT(state_distance(reversed(home.state), PlateState{s.sheet == 1 ? 1 : -1, s.p, s.u, 0, 0, s.A12, 0, 0}),
             1e-9);
@@ -695,7 +695,7 @@ TEST(RollTables, GeneralIntegratorOnTheStripIsTheClosedFormRoll3Strip) {
     s.A12 = k.spin;
     NoRows none;
     const RollOptions opt{20.0, 1000000, 1e-6, 2.0, 1e-13, 1e-13, 100000000};
-    const TrajectoryResult general = run_table_roll(table_wall<6>(StripTable{1.0}), RollModel{0.3, 0.5, k.g}, s, opt, none);
+    const TrajectoryResult general = run_table_roll(table_wall<6>(StripTable{1.0}), RollModel{0.3, 0.5, k.g, physical_gravity(k.g, 0.5)}, s, opt, none);
     ASSERT_EQ(closed.status, Status::finished);
     ASSERT_EQ(general.status, Status::finished);
     EXPECT_GT(closed.events, 4u);

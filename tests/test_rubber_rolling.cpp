@@ -173,9 +173,6 @@ TEST(RubberRolling, BadInputNamesTheKey) {
   c["scan"] = {{"type", "grid"}, {"axes", {{{"param", "no_twist"}, {"min", 0.0}, {"max", 1.0}, {"n", 2}}}}};
   expect_config_error(c, "scan.axes[0].param", "not a scan axis");
   c = base;
-  c["observables"] = {"status", "normal_force_min"};
-  expect_config_error(c, "observables", "no_twist");
-  c = base;
   c["parameters"]["noise"] = 2;
   c["parameters"]["noise_sigma"] = 0.1;
   expect_config_error(c, "parameters.noise", "free to twist");

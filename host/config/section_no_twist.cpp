@@ -2,9 +2,9 @@
 // the symmetric balls"): 1 makes the ball rubber, its spin about the contact normal held at
 // zero. It switches the model, so it is a fixed 0 or 1, not a scan axis. With 1, every spin of
 // the start must be 0, whether given, scanned or read from a state file's rows (a nonzero spin
-// would be silently dropped otherwise), and the contact observables are refused: they assume a
-// ball free to twist and do not report the couple that holds a rubber ball's spin, and so are
-// the noisy constraints, whose slip and roughness models are those of a ball free to twist.
+// would be silently dropped otherwise), and the noisy constraints are refused: their slip and
+// roughness models are those of a ball free to twist. The contact observables are allowed: the
+// contact force x'' - g is the same whether a couple holds the spin or not.
 #include <cstddef>
 #include <string>
 
@@ -46,11 +46,6 @@ void check_no_twist(const RunConfig& rc) {
     throw ConfigError("parameters.noise", "value " + number_text(rc.spec.params[P_NOISE]) +
                                               " is not allowed with parameters.no_twist = 1 (the noisy constraints are "
                                               "those of a ball free to twist); allowed: 0");
-  if (rc.spec.contact_forces)
-    throw ConfigError("observables", "the contact observables (normal_force_min, friction_ratio_max, detach_time, "
-                                     "slip_time) are not available with parameters.no_twist = 1: they do not include "
-                                     "the couple that holds a rubber ball's spin; allowed: the other observables, or "
-                                     "no_twist 0");
 }
 
 }  // namespace skipstone

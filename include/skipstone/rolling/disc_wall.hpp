@@ -43,6 +43,7 @@ struct DiscRimSystemT {
   T kappa, r, eta, G;
   T xi;        // sqrt(2 E1)
   T k2_total;  // 2 (E2 + G x3)
+  T g;         // the physical gravity (contact forces; RollModelT::g)
   static constexpr int N = 10;
 
   // (a template over the scalar U: T, and the Duals of the tangent dynamics, tangent/rim_tangent.hpp)
@@ -55,7 +56,7 @@ struct DiscRimSystemT {
     T fc, fs, f[N];
     disc_transversal_rhs(kappa, r, eta, y, f, fc, fs);
     longitudinal_rhs(fc, fs, r, eta, G, y, f);
-    return edge_contact(y, f, fc, fs, r, T(0), T(0), T(0), f[6] + physical_gravity(G, eta));
+    return edge_contact(y, f, fc, fs, r, T(0), T(0), T(0), f[6] + g);
   }
   SKIPSTONE_HD void project(T* y) const {
     project_transversal(y, xi);
@@ -94,7 +95,7 @@ struct DiscWall {
   SKIPSTONE_HD void enter(const PlateStateT<T>& s, int, const RollModelT<T>& m, T k1, T k2, Sys& sys, T* y) {
     theta = atan2(s.p.y, s.p.x);
     plate_to_rim(s, theta, y);
-    sys = {T(-1) / R, m.r, m.eta, m.G, sqrt(k1), k2};
+    sys = {T(-1) / R, m.r, m.eta, m.G, sqrt(k1), k2, m.g};
   }
 
   SKIPSTONE_HD double boundary_parameter(const PlateStateT<T>& s, int) const {

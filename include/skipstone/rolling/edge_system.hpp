@@ -67,6 +67,7 @@ struct EdgeSystem {
   T k1_total;  // 2 E1 (roll4, or roll3 without G); 2 (E1 + G y_c) for roll3 with G
   T k2_total;  // roll4: 2 (E2 + G x3)
   T h_limit;   // the largest step: the time phi takes for about one radian
+  T g;         // the physical gravity (contact forces; RollModelT::g)
 
   SKIPSTONE_HD bool inplane_gravity() const { return N == 6 && G != T(0); }
 
@@ -98,7 +99,6 @@ struct EdgeSystem {
     T kn, kd, C, fc, fs, f[N];
     arc.curvature_terms(q, kn, kd, C);
     edge_transversal_rhs(kn, kd, C, r, eta, y, f, fc, fs);
-    const T g = physical_gravity(G, eta);
     T g_nu = T(0), g_tau = T(0), g_2 = T(0), f3 = T(0);
     if (inplane_gravity()) {
       T e1y, e2y;

@@ -71,7 +71,7 @@ SKIPSTONE_HD TrajectoryResult simulate_noisy_roll4_disc(const ScanSpec& spec, co
   const std::uint64_t key = noise_key(spec.seed, index, realisation_of(pt));
   const double h = pt.p[P_NOISE_DT];
   DiscRollRun run;
-  run.start(DiscWall<double>{m.R, 0.0, false}, RollModel{m.r, m.eta, m.G}, s, opt, sink);
+  run.start(DiscWall<double>{m.R, 0.0, false}, RollModel{m.r, m.eta, m.G, m.g}, s, opt, sink);
   double y[10];
   bool on_edge = run.fly_to_edge(sink, y);
   for (std::uint64_t passage = 0; on_edge; ++passage) {

@@ -34,6 +34,7 @@ namespace skipstone {
 template <class T>
 struct DiscRollModelT {
   T R, r, eta, G;
+  T g;  // the physical gravity (contact forces; RollModelT::g)
 };
 using DiscRollModel = DiscRollModelT<double>;
 
@@ -47,7 +48,7 @@ using DiscRollRun = DiscRollRunT<double>;
 template <class T, class Sink>
 SKIPSTONE_HD TrajectoryResult run_roll4_disc(const DiscRollModelT<T>& m, const PlateStateT<T>& s0,
                                              const RollOptions& opt, Sink& sink, RollEndT<T>* end = nullptr) {
-  return run_table_roll(DiscWall<T>{m.R, T(0), false}, RollModelT<T>{m.r, m.eta, m.G}, s0, opt, sink, end);
+  return run_table_roll(DiscWall<T>{m.R, T(0), false}, RollModelT<T>{m.r, m.eta, m.G, m.g}, s0, opt, sink, end);
 }
 
 // The model, start and options of one roll4:disc scan point, in T (computed in double and
@@ -68,7 +69,7 @@ SKIPSTONE_HD bool roll4_disc_setup(const ScanSpec& spec, const ScanPoint& pt, Di
   s.A13 = T(p[P_S13]);
   s.A23 = T(p[P_S23]);
   const double gamma = point_gamma(spec, pt);
-  m = {T(R), T(p[P_BALL_R]), T(rolling_eta(pt, gamma)), T(rolling_gravity(pt, gamma))};
+  m = {T(R), T(p[P_BALL_R]), T(rolling_eta(pt, gamma)), T(rolling_gravity(pt, gamma)), T(ball_gravity(pt, gamma))};
   opt = {spec.t_max, spec.max_events, spec.energy_tolerance, spec.bounded_depth,
          spec.rtol,  spec.atol,       spec.max_steps, spec.contact_forces, p[P_MU_S]};
   return true;

@@ -196,6 +196,12 @@ SKIPSTONE_HD SKIPSTONE_INLINE double rolling_eta(const ScanPoint& pt, double gam
   return pt.p[P_NO_TWIST] != 0.0 ? 0.0 : eta_from_gamma(gamma);
 }
 
+// The physical gravity g of a scan point, whether the config gives g or g_effective: what the
+// contact force subtracts (contact_force.hpp), for a rolling and a rubber ball alike.
+SKIPSTONE_HD SKIPSTONE_INLINE double ball_gravity(const ScanPoint& pt, double gamma) {
+  return physical_gravity(rolling_gravity(pt, gamma), eta_from_gamma(gamma));
+}
+
 // A plate start needs v1 != 0 (the ball must reach the rim) and |x1| <= L/2 (on the plate); a
 // start from a row of states (StartKind::state) v1 != 0 and 0 <= sigma <= the perimeter.
 SKIPSTONE_HD SKIPSTONE_INLINE bool plate_start_masked(const ScanSpec& spec, const double* p) {
@@ -221,7 +227,7 @@ SKIPSTONE_HD SKIPSTONE_INLINE StadiumSetup plate_stadium_start(const ScanSpec& s
   s.G = rolling_gravity(pt, gamma);
   s.contact = spec.contact_forces;
   s.mu_s = p[P_MU_S];
-  s.g = physical_gravity(s.G, eta_from_gamma(gamma));
+  s.g = ball_gravity(pt, gamma);
   s.seg = 0;
   s.pos = 0.5 * L - p[P_X1];
   if (spec.start == StartKind::state) {

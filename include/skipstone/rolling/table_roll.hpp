@@ -58,11 +58,14 @@ namespace skipstone {
 template <class T>
 struct RollModelT {
   T r, eta, G;
+  // The physical gravity, for the contact force only (ball_gravity): G / (1 - eta^2) for a
+  // rolling ball, and for a rubber one, which has eta 0 in its equations and falls at the same G.
+  T g;
 };
 using RollModel = RollModelT<double>;
 template <class T>
 SKIPSTONE_HD SKIPSTONE_INLINE RollModelT<T> roll_model_as(const RollModel& m) {
-  return {T(m.r), T(m.eta), T(m.G)};
+  return {T(m.r), T(m.eta), T(m.G), T(m.g)};
 }
 
 struct RollOptions {
@@ -342,7 +345,7 @@ struct TableRollRun {
   template <class Sink>
   SKIPSTONE_HD void flat_contact(Sink& sink, double at) {
     if (!contact.on) return;
-    const double G = double(m.G), f = fabs(physical_gravity(G, double(m.eta)) - G);
+    const double f = fabs(double(m.g) - double(m.G));
     contact.sample(at, 0.0, f);
     if constexpr (has_on_contact<Sink>::value) sink.on_contact(at, 0.0, f);
   }

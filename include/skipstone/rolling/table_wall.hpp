@@ -79,7 +79,7 @@ struct TableWall {
     // in-plane gravity can speed the ball up during the passage)
     const T xi = sqrt(y[0] * y[0] + y[1] * y[1] + y[2] * y[2]);
     const bool inplane = N == 6 && m.G != T(0);
-    sys = {arc_as<T>(arc), m.r, m.eta, m.G, k1, k2, (inplane ? T(0.5) : T(1)) * m.r / xi};
+    sys = {arc_as<T>(arc), m.r, m.eta, m.G, k1, k2, (inplane ? T(0.5) : T(1)) * m.r / xi, m.g};
   }
 
   // The passage reached an end of its piece: on to the next piece, on the side of that end.
@@ -152,7 +152,7 @@ SKIPSTONE_HD bool table_roll_setup(const Table& table, const ScanSpec& spec, con
     s.A23 = p[P_S23];
   }
   const double gamma = point_gamma(spec, pt);
-  m = {p[P_BALL_R], rolling_eta(pt, gamma), rolling_gravity(pt, gamma)};
+  m = {p[P_BALL_R], rolling_eta(pt, gamma), rolling_gravity(pt, gamma), ball_gravity(pt, gamma)};
   opt = {spec.t_max, spec.max_events, spec.energy_tolerance, spec.bounded_depth,
          spec.rtol,  spec.atol,       spec.max_steps, spec.contact_forces, p[P_MU_S]};
   return true;

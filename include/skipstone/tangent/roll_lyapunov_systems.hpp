@@ -42,7 +42,7 @@ SKIPSTONE_HD TrajectoryResult simulate_roll4_disc_lyapunov(const ScanSpec& spec,
     RollOptions opt;
     if (!roll4_disc_setup(spec, pt, m, s, opt)) return masked_result();
     RollLyapunovRun<DiscWall<double>> lr;
-    return lr.go(DiscWall<double>{m.R, 0.0, false}, RollModel{m.r, m.eta, m.G}, s, opt, sink);
+    return lr.go(DiscWall<double>{m.R, 0.0, false}, RollModel{m.r, m.eta, m.G, m.g}, s, opt, sink);
   }
 }
 
