@@ -4,7 +4,7 @@
 // and the rolling tables roll3:<table>, roll4:<table> - run their trajectories in lanes, one
 // block of trajectories per iteration (noslip_lane_block.hpp, rim_lane_block.hpp,
 // table_roll_lanes.hpp); every other system, and every scan that asks for Lyapunov exponents,
-// impulse ratios or contact forces or has holes in the wall, one trajectory per iteration
+// impulse ratios or contact forces or has holes in a round wall, one trajectory per iteration
 // (ensemble.inl).
 #include <omp.h>
 
@@ -197,10 +197,12 @@ void run_chunk_collecting(const ScanSpec& spec, std::uint64_t first, std::uint64
 void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
                DoneCounter* done) {
   const SystemTraits* system = find_system(spec.model, spec.table);
-  // the lanes carry no tangent vectors, no impulse ratios, no contact forces and do not test for
-  // holes: a scan that asks for Lyapunov exponents, impulse ratios or contact forces or has holes
-  // in the wall runs one trajectory per iteration
-  const bool off_lanes = spec.lyapunov_vectors > 0 || spec.impulse_ratios || spec.contact_forces || spec.holes.n > 0;
+  // the lanes carry no tangent vectors, no impulse ratios, no contact forces, and the round
+  // wall's lanes do not test for holes: a scan that asks for Lyapunov exponents, impulse ratios
+  // or contact forces, or has holes in a round wall, runs one trajectory per iteration (the rim
+  // lanes test holes in the flights they share with the one-trajectory run: table_roll.hpp)
+  const bool holes_off_lanes = spec.holes.n > 0 && system && system->lanes == Lanes::round_wall;
+  const bool off_lanes = spec.lyapunov_vectors > 0 || spec.impulse_ratios || spec.contact_forces || holes_off_lanes;
   const Lanes lanes = system && !off_lanes ? system->lanes : Lanes::none;
   const bool in_float = spec.precision == Precision::float32;
   if (lanes == Lanes::rim && spec.model == ModelKind::roll3_table)

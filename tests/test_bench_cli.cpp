@@ -102,6 +102,10 @@ TEST_F(CliTest, BenchQuickWritesJsonWithPositiveRates) {
   EXPECT_EQ(b["roll4_stadium_rubber"]["over_baseline"]["baseline"], "roll4_stadium_gravity");
   EXPECT_GT(b["roll4_stadium_rubber"]["over_baseline"]["1_thread_side_by_side"]["rim_passages"].get<double>(), 0.0);
   EXPECT_GT(b["roll4_stadium_rubber"]["events"].get<std::uint64_t>(), b["roll4_stadium_rubber"]["unmasked"].get<std::uint64_t>());
+  // the same starts with a hole in the edge: some leave through it, on the SIMD lanes still
+  EXPECT_EQ(b["roll4_stadium_escape"]["over_baseline"]["baseline"], "roll4_stadium_gravity");
+  EXPECT_GT(b["roll4_stadium_escape"]["over_baseline"]["1_thread_side_by_side"]["rim_passages"].get<double>(), 0.0);
+  EXPECT_GT(b["roll4_stadium_escape"]["status_counts"]["through_hole"].get<std::uint64_t>(), 0u);
   // and for the closed-form rolling systems: the tangent map's cost over the same scan
   for (const char* plain : {"roll3_strip", "roll4_planes", "inside_cylinder"}) {
     const std::string lyap = std::string(plain) + "_lyapunov";

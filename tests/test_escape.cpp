@@ -288,8 +288,8 @@ TEST_F(EscapeTest, BadInputExitsTwoNamingTheKey) {
       {disc(R"({"t_max": 10, "holes": [[0.1, 0.3]]})", obs, R"({"survival": {"points": 1}})"), "outputs.survival.points"},
       {disc(R"({"t_max": 10})", R"(["status", "coverage"])", R"({"coverage": {"bins": [4]}})"), "outputs.coverage.bins"},
       {other("sphere", R"({"gamma": 0.5})", "x"), "stop.holes"},
-      {other("cylinder:disc", R"({"gamma": 0.5})", "x"), "stop.holes"},
-      {other("roll3:disc", R"({"r": 0.1, "eta": 0.5})", "x1"), "stop.holes"},
+      {other("roll3:strip", R"({"r": 0.1, "eta": 0.5})", "x1"), "stop.holes"},
+      {other("roll4:planes", R"({"r": 0.1, "eta": 0.5})", "x1"), "stop.holes"},
   };
   for (const auto& [config, key] : cases) {
     const fs::path cfg = write_config("bad.json", config);

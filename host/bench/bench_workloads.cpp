@@ -132,6 +132,13 @@ json roll4_stadium_rubber_config(std::uint64_t count, double t_max) {
   return j;
 }
 
+json roll4_stadium_escape_config(std::uint64_t count, double t_max) {
+  json j = roll4_table_gravity_config("roll4:stadium", {{"half_length", 1.0}, {"R", 1.0}}, count, t_max);
+  j["stop"]["holes"] = {{0.30, 0.35}};
+  j["observables"] = {"status", "events", "t_end", "energy_error", "escape_time", "hole"};
+  return j;
+}
+
 json closed_form_rolling_config(const char* system, std::uint64_t count, double t_max, bool lyapunov) {
   const std::string name = system;
   json parameters = {{"L", 1.0}, {"r", 0.3}, {"eta", 0.6}, {"g_effective", 0.8}};

@@ -57,6 +57,10 @@ nlohmann::json roll4_stadium_lyapunov_config(std::uint64_t count, double t_max);
 // The rubber ball (no_twist 1) of roll4:stadium in that setting, its spins 0 (S23 and the S12
 // axis dropped): the cost per edge passage of the no-twist equations against the rolling ball's.
 nlohmann::json roll4_stadium_rubber_config(std::uint64_t count, double t_max);
+// roll4:stadium in that setting with a hole in its edge, boundary_s in [0.30, 0.35) (a twentieth
+// of the wall, on a cap), and the observables escape_time and hole: the cost of the test at each
+// arrival at the edge, per passage, against the plain run (both on the SIMD lanes).
+nlohmann::json roll4_stadium_escape_config(std::uint64_t count, double t_max);
 // A closed-form rolling system (roll3:strip, roll4:planes: L 1, r 0.3, eta 0.6, g_effective 0.8;
 // roll3:inside-cylinder: R 1, r 0.2, a solid ball, g 1) over random v1 in [0.5, 1.5] and v2 in
 // [-0.5, 0.5], with the core and height observables and, with lyapunov, the largest Lyapunov

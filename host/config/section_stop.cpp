@@ -1,6 +1,7 @@
 // Config section "stop" (docs/config.md "Stop rules"): a time limit t_max, an event count
-// max_events, or both; some systems require t_max. The 2D no-slip tables may also have holes:
-// arcs of the boundary parameter through which a trajectory leaves (skipstone/holes.hpp).
+// max_events, or both; some systems require t_max. The tables with a boundary parameter (the 2D
+// no-slip tables, cylinder:<table>, roll3:<table>, roll4:<table>, roll4:disc) may also have
+// holes: arcs of the boundary parameter through which a trajectory leaves (skipstone/holes.hpp).
 #include <cmath>
 #include <limits>
 
@@ -15,9 +16,13 @@ namespace {
 // stop.holes: [[lo, hi], ...], disjoint arcs of boundary_s with 0 <= lo < hi <= 1.
 void read_holes(const json& list, RunConfig& rc) {
   const std::string path = "stop.holes";
-  if (!(is_noslip(rc.spec.model) && rc.system.traits.dim == 2))
-    throw ConfigError(path, "holes are cut in the wall of the 2D no-slip tables (disc, strip, stadium, rectangle, "
-                            "polygon, ellipse, sinai) only, not in that of system " + rc.system.name);
+  if (!(rc.system.traits.observables & kObsHoles))
+    throw ConfigError(path, "holes are cut in the wall of the tables with a boundary parameter (the 2D no-slip "
+                            "tables, cylinder:<table>, roll3:<table>, roll4:<table>, roll4:disc) only, not in that "
+                            "of system " + rc.system.name);
+  if (rc.spec.start == StartKind::rim_entry)
+    throw ConfigError(path, "a rim_entry start is one edge passage from a wall point, which no hole can end; "
+                            "allowed: holes with a start on a face (plate, plate_minus)");
   if (list.empty() || list.size() > static_cast<std::size_t>(kMaxHoles))
     throw ConfigError(path, "expected 1 to " + std::to_string(kMaxHoles) + " holes [lo, hi], got " + show(list));
   HoleSet& h = rc.spec.holes;

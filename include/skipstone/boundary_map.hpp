@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "skipstone/collision.hpp"
 #include "skipstone/hd.hpp"
@@ -51,7 +52,16 @@ SKIPSTONE_HD SKIPSTONE_INLINE std::uint64_t boundary_bin(const BoundaryMapSpec& 
   return flat;
 }
 
-// The table's boundary parameter at wall point x of part `part` (a state of either precision).
+// Whether a table has a boundary parameter: the 2D tables and the cylinders over them (their
+// cross-section's), not the sphere.
+template <class Table, class = void>
+struct has_boundary_parameter : std::false_type {};
+template <class Table>
+struct has_boundary_parameter<Table, std::void_t<decltype(std::declval<const Table&>().boundary_parameter(Vec2{}, 0))>>
+    : std::true_type {};
+
+// The table's boundary parameter at wall point x of part `part` (a state of either precision;
+// a cylinder's at the cross-section point (x, y)).
 template <class Table, class V>
 SKIPSTONE_HD SKIPSTONE_INLINE double wall_parameter(const Table& table, V x, int part) {
   return table.boundary_parameter(Vec2{static_cast<double>(x.x), static_cast<double>(x.y)}, part);

@@ -37,7 +37,7 @@ struct NoSlipRunOptions {
   double annulus_gamma_R;      // gamma * R, for the sphere invariant K = x ^ u - gamma R w
   int tangent_vectors;         // Lyapunov tangent vectors followed (stepper with a LyapunovFrame)
   bool impulse_ratios;         // accumulate the impacts' impulse ratios (impulse_ratio_max, _mean)
-  const HoleSet* holes;        // holes in the wall of a 2D table (null: none; the SIMD lanes take none)
+  const HoleSet* holes;        // holes in the wall of a 2D table or cylinder (null: none; the SIMD lanes take none)
 };
 
 // The tangent dynamics a stepper carries: none (every run that asks for no Lyapunov exponent:
@@ -261,10 +261,11 @@ struct NoSlipStepper {
     return true;
   }
 
-  // The hole of opt.holes at the wall point where the flight ended, or -1 (the 2D tables: the
-  // 3D walls have no boundary parameter here).
+  // The hole of opt.holes at the wall point where the flight ended, or -1: the boundary
+  // parameter of the 2D tables, and of a cylinder's cross-section at the impact's (x, y), so that
+  // a hole there is a slot over the whole height (the sphere has none).
   SKIPSTONE_HD int hole_here() const {
-    if constexpr (std::is_same_v<S, State2DT<T>>) return hole_at(*opt.holes, wall_parameter(table, x, last));
+    if constexpr (has_boundary_parameter<Table>::value) return hole_at(*opt.holes, wall_parameter(table, x, last));
     return -1;
   }
 

@@ -41,18 +41,19 @@ enum ObservableGroup : std::uint32_t {
   kObsState = 1u << 6,     // final_state: systems whose last event is the final state (final_state.hpp)
   kObsImpulse = 1u << 7,   // impulse_ratio_max, impulse_ratio_mean: the friction a no-slip impact needs
   kObsLyapunovSpectrum = 1u << 8,  // lyapunov_spectrum: the 2D no-slip tables
-  kObsEscape = 1u << 9,    // escape_time, hole, mean_free_time, coverage: the 2D no-slip tables
+  kObsEscape = 1u << 9,    // mean_free_time, coverage: the 2D no-slip tables
   kObsContact = 1u << 10,  // normal_force_min, friction_ratio_max, detach_time, slip_time: rolling contact force
   kObsRubber = 1u << 11,   // twist_max, gamma3_mean: rubber:sphere
   kObsNormalDrift = 1u << 12,  // gamma_drift: the drift of |Gamma| (rubber:sphere, driven:ball)
+  kObsHoles = 1u << 13,    // escape_time, hole: stop.holes (the 2D tables, their cylinders, the rolling tables)
 };
 // Groups a run computes only when its config names them: the tangent dynamics of the Lyapunov
 // exponents cost more than the trajectory, the final state takes the collecting path, the
-// impulse ratios are off the SIMD lanes, and the escape group needs stop.holes or
+// impulse ratios are off the SIMD lanes, the holes group needs stop.holes, the escape group
 // outputs.coverage (mean_free_time and coverage run on the CPU backend's one-trajectory path),
 // and the contact forces are evaluated at every integrator step, off the SIMD lanes.
 constexpr std::uint32_t kObsOptIn =
-    kObsLyapunov | kObsLyapunovSpectrum | kObsState | kObsImpulse | kObsEscape | kObsContact;
+    kObsLyapunov | kObsLyapunovSpectrum | kObsState | kObsImpulse | kObsEscape | kObsContact | kObsHoles;
 
 // The bit of a start kind in SystemTraits::starts.
 constexpr std::uint32_t start_bit(StartKind k) { return 1u << static_cast<std::uint32_t>(k); }
@@ -82,7 +83,7 @@ constexpr std::uint32_t state_file = start_bit(StartKind::state);
 constexpr SystemTraits noslip(const char* name, ModelKind m, TableKind t, bool round_wall = false) {
   const bool sinai = t == TableKind::sinai;  // a flight in a scatterer-free corridor never ends
   const std::uint32_t lyapunov = m == plane ? kObsLyapunov | kObsLyapunovSpectrum | kObsEscape : kObsLyapunov;
-  const std::uint32_t obs = (round_wall ? impact_obs | kObsCaustic : impact_obs) | lyapunov;
+  const std::uint32_t obs = (round_wall ? impact_obs | kObsCaustic : impact_obs) | lyapunov | kObsHoles;
   return {name, m, t, m == plane ? 2 : 3, wall_starts | state_file, obs | kObsState,
           round_wall, round_wall ? Lanes::round_wall : Lanes::none, sinai,
           !sinai || m == cylinder,  // in-plane gravity on a torus has no floor
@@ -98,7 +99,7 @@ constexpr SystemTraits noslip(const char* name, ModelKind m, TableKind t, bool r
 constexpr SystemTraits rolling(const char* name, ModelKind m, TableKind t) {
   const bool sinai = t == TableKind::sinai, roll3 = m == ModelKind::roll3_table;
   const std::uint32_t faces = interior | start_bit(StartKind::plate_minus);
-  const std::uint32_t obs = noslip_obs | kObsExit | kObsContact;
+  const std::uint32_t obs = noslip_obs | kObsExit | kObsContact | kObsHoles;
   return {name, m, t, 3, roll3 ? faces | start_bit(StartKind::rim_entry) : faces,
           (t == TableKind::disc ? obs | kObsCaustic : obs) | kObsLyapunov, true, Lanes::rim, sinai, !(sinai && roll3),
           Sampling::sink};
@@ -136,7 +137,8 @@ inline constexpr SystemTraits kSystems[] = {
      traits_detail::noslip_obs | kObsState | kObsContact | kObsLyapunov, false, Lanes::none, false, true,
      Sampling::closed_form},
     {"roll4:disc", ModelKind::roll_disc, TableKind::none, 3,
-     traits_detail::interior | start_bit(StartKind::plate_minus), traits_detail::noslip_obs | kObsCaustic | kObsLyapunov | kObsContact, true,
+     traits_detail::interior | start_bit(StartKind::plate_minus),
+     traits_detail::noslip_obs | kObsCaustic | kObsLyapunov | kObsContact | kObsHoles, true,
      Lanes::rim, false, true, Sampling::sink},
     traits_detail::rolling("roll3:disc", ModelKind::roll3_table, TableKind::disc),
     traits_detail::rolling("roll3:stadium", ModelKind::roll3_table, TableKind::stadium),

@@ -71,7 +71,8 @@ SKIPSTONE_HD bool roll4_disc_setup(const ScanSpec& spec, const ScanPoint& pt, Di
   const double gamma = point_gamma(spec, pt);
   m = {T(R), T(p[P_BALL_R]), T(rolling_eta(pt, gamma)), T(rolling_gravity(pt, gamma)), T(ball_gravity(pt, gamma))};
   opt = {spec.t_max, spec.max_events, spec.energy_tolerance, spec.bounded_depth,
-         spec.rtol,  spec.atol,       spec.max_steps, spec.contact_forces, p[P_MU_S]};
+         spec.rtol,  spec.atol,       spec.max_steps, spec.contact_forces, p[P_MU_S],
+         spec.holes.n > 0 ? &spec.holes : nullptr};
   return true;
 }
 

@@ -33,6 +33,15 @@
 // t_max). A "rim_entry" start enters the edge at once and the run is that one passage (status
 // exited).
 //
+// Holes (stop.holes, holes.hpp): the plate's edge has no edge to roll around over an arc [lo, hi)
+// of the wall's boundary parameter. A flat-part flight whose centre reaches the wall at a point
+// whose boundary_s lies in a hole does not enter the edge: the ball leaves the table there
+// (status through_hole, escape_time the arrival time, hole its index; events counts the passages
+// before it). The point tested is the entry point of the passage that would start, the wall
+// point (the edge of C) under the centre, before the junction; a passage that rolls on into a
+// hole over the edge is not tested (the ball is on N^c, not at the edge of a face), and only its
+// next entry is. On the Sinai tables the wall is the scatterer's edge, as on the 2D sinai.
+//
 // A sink with on_impact (outputs.boundary_map, boundary_events) gets the boundary coordinates of
 // every edge entry after a flight (report_entry); a sink with on_flight gets every flat-part
 // flight in the plate row (section_map.hpp).
@@ -45,6 +54,7 @@
 #pragma once
 #include "skipstone/boundary_map.hpp"
 #include "skipstone/height_stats.hpp"
+#include "skipstone/holes.hpp"
 #include "skipstone/result.hpp"
 #include "skipstone/section_map.hpp"
 #include "skipstone/rolling/disc_junction.hpp"
@@ -76,6 +86,7 @@ struct RollOptions {
   std::uint64_t max_steps;
   bool contact_forces = false;  // keep the contact observables (contact_force.hpp)
   double mu_s = 1.0;            // the static friction coefficient of slip_time
+  const HoleSet* holes = nullptr;  // stop.holes: arcs of the wall without an edge (null: none)
 };
 
 template <class T>
@@ -166,6 +177,7 @@ struct TableRollRun {
   double entry_s;       // the wall's boundary parameter where it started
   int exit_side;
   double exit_time, exit_arc;
+  int hole;  // the hole of opt.holes the ball left through, -1 none
 
   template <class Sink>
   SKIPSTONE_HD void start(const Wall& w, const RollModelT<T>& model, const PlateStateT<T>& s0,
@@ -191,6 +203,7 @@ struct TableRollRun {
     single_passage = false;
     exit_side = 0;
     exit_time = exit_arc = NAN;
+    hole = -1;
     emit(sink, t, s, m.r);
   }
 
@@ -257,6 +270,13 @@ struct TableRollRun {
     if (err_in > opt.energy_tolerance) {
       status = Status::energy_drift;
       return false;
+    }
+    if (opt.holes) {
+      hole = hole_at(*opt.holes, wall.boundary_parameter(s, part));
+      if (hole >= 0) {
+        status = Status::through_hole;
+        return false;
+      }
     }
     enter(part, y);
     report_entry(sink, y);
@@ -336,6 +356,10 @@ struct TableRollRun {
     res.exit_arc = exit_arc;
     if constexpr (Wall::kChords) chords.write(res);
     contact.write(res);
+    if (status == Status::through_hole) {
+      res.escape_time = t;
+      res.hole = hole;
+    }
     return res;
   }
 

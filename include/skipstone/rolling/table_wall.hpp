@@ -154,7 +154,8 @@ SKIPSTONE_HD bool table_roll_setup(const Table& table, const ScanSpec& spec, con
   const double gamma = point_gamma(spec, pt);
   m = {p[P_BALL_R], rolling_eta(pt, gamma), rolling_gravity(pt, gamma), ball_gravity(pt, gamma)};
   opt = {spec.t_max, spec.max_events, spec.energy_tolerance, spec.bounded_depth,
-         spec.rtol,  spec.atol,       spec.max_steps, spec.contact_forces, p[P_MU_S]};
+         spec.rtol,  spec.atol,       spec.max_steps, spec.contact_forces, p[P_MU_S],
+         spec.holes.n > 0 ? &spec.holes : nullptr};
   return true;
 }
 

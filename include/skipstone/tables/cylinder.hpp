@@ -20,6 +20,9 @@ struct CylinderTable {
     const Hit<V2> h = section.next_hit(V2{x.x, x.y}, V2{u.x, u.y}, T(0), last, t_limit);
     return {h.kind, h.t, {h.nu.x, h.nu.y, T(0)}, h.part};
   }
+  // The cross-section's boundary parameter at the horizontal point p of the wall (holes in the
+  // wall are slots over the whole height: holes.hpp).
+  SKIPSTONE_HD double boundary_parameter(Vec2 p, int part) const { return section.boundary_parameter(p, part); }
   // The cross-section's settle() acts on the horizontal part of the position.
   template <class S = Section, class = std::enable_if_t<has_settle<S, V2>::value>>
   SKIPSTONE_HD V3 settle(V3 x, int part) const {
