@@ -16,6 +16,7 @@
 #include "skipstone/rolling/driven_ball_run.hpp"
 #include "skipstone/rolling/driven_disk_run.hpp"
 #include "skipstone/rolling/noisy_disc.hpp"
+#include "skipstone/rolling/noisy_table.hpp"
 #include "skipstone/rolling/roll3_inside_cylinder.hpp"
 #include "skipstone/rolling/roll3_strip.hpp"
 #include "skipstone/rolling/roll4_disc.hpp"
@@ -62,8 +63,10 @@ SKIPSTONE_HD TrajectoryResult simulate_variant(const ScanSpec& spec, std::uint64
   } else if constexpr (M == ModelKind::roll4_table && V::lyapunov) {
     return simulate_table_roll_lyapunov<10, V::table>(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll3_table) {
+    if (pt.p[P_NOISE] != kNoiseNone) return simulate_noisy_table_roll<6, V::table>(spec, pt, index, sink);  // double only
     return simulate_table_roll<6, V::table, T>(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll4_table) {
+    if (pt.p[P_NOISE] != kNoiseNone) return simulate_noisy_table_roll<10, V::table>(spec, pt, index, sink);  // double only
     return simulate_table_roll<10, V::table, T>(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll_disc && V::lyapunov) {
     return simulate_roll4_disc_lyapunov(spec, pt, sink);
