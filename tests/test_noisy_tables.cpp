@@ -1,6 +1,7 @@
 // Noisy constraints on the edge passages of the rolling tables roll3:<table> and roll4:<table>
-// (include/skipstone/rolling/noisy_table.hpp): noise 0 is the deterministic kernel bit for bit
-// whatever the other noise keys say; sigma = 0 gives the deterministic model to Heun's accuracy
+// (include/skipstone/rolling/noisy_table.hpp): noise 0 is the deterministic kernel bit for bit,
+// whatever the other noise keys say and in a scan over noise (which runs the noisy kernel);
+// sigma = 0 gives the deterministic model to Heun's accuracy
 // and the noise's effect shrinks linearly as sigma -> 0; roughness conserves the energies on
 // every path (unprojected: to the integrator's accuracy, shrinking with the step) while slip
 // changes them; the stochastic Heun scheme's observed strong order on an ellipse's edge (a
@@ -119,6 +120,12 @@ TEST(NoisyTables, NoiseZeroIsTheDeterministicKernelBitForBit) {
       EXPECT_GT(a[i].events, 0u) << system << " trajectory " << i << ": no passage to compare";
       EXPECT_EQ(0, std::memcmp(&a[i], &b[i], sizeof a[i])) << system << " trajectory " << i;
     }
+    // noise scanned over 0, 1, 2 (the noisy kernel): its noise-0 points are the plain ones
+    c["parameters"].erase("noise");
+    c["scan"]["axes"].push_back({{"param", "noise"}, {"min", 0}, {"max", 2}, {"n", 3}});
+    const std::vector<TrajectoryResult> scanned = run_all(config_from(c));
+    for (std::size_t i = 0; i < a.size(); ++i)
+      EXPECT_EQ(0, std::memcmp(&a[i], &scanned[i], sizeof a[i])) << system << " trajectory " << i << " (noise axis)";
   }
 }
 
