@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "skipstone/noslip_model.hpp"
+#include "skipstone/rolling/noisy_table.hpp"
 #include "skipstone/rolling/table_wall.hpp"
 #include "skipstone/sinks.hpp"
 
@@ -98,6 +99,10 @@ struct TableRollTrajectories {
 
   bool begin(int l, std::uint64_t index, Stepper& stepper, TrajectoryResult& out) {
     const ScanPoint pt = scan_point(*spec, index);
+    if (pt.p[P_NOISE] != kNoiseNone) {  // fixed-step stochastic passages: one trajectory at a time, in double
+      out = simulate_noisy_table_roll<N, TK>(*spec, pt, index, sink);
+      return false;
+    }
     const Table table = plane_table_of<TK>(*spec, pt);
     RollModel m;
     PlateState s;

@@ -50,9 +50,9 @@ const char* const kBenchHelp =
     "Figure-18 map of roll4:disc-transversal (trajectories/s, integrator steps/s; also with\n"
     "noisy constraints, a rough rim at noise_dt 1e-3, over the plain map),\n"
     "roll4:disc with gravity (steps/s, trajectories/s; also with the contact-force\n"
-    "observables, over the plain run) and, on the general rolling tables,\n"
+    "observables and with a rough rim, over the plain run) and, on the general rolling tables,\n"
     "roll4:stadium and roll4:ellipse in the same setting (roll4:stadium also with the largest\n"
-    "Lyapunov exponent, over its plain run), roll4:stadium with half_length 0 (the\n"
+    "Lyapunov exponent and with rough edges, over its plain run), roll4:stadium with half_length 0 (the\n"
     "disc through the general model), roll3:stadium with in-plane gravity and its rim_entry exit\n"
     "map, driven:disk (trajectories/s, steps/s: the rolling robot's disk over speed and drive\n"
     "amplitude) and driven:ball on the same grid (over driven:disk). Each table's rates are also given over the dedicated kernel's (roll4:disc for roll4,\n"
@@ -210,6 +210,9 @@ std::vector<Workload> workloads(const WorkloadSizes& z) {
        roll4_gravity_config(z.roll4_count, z.roll4_t_max), roll_rates,
        {}, float_kernel_config(roll4_gravity_config(z.roll4_count, z.roll4_t_max)),
        {caustics[0], caustics[1], {"z_drift", &TrajectoryResult::z_drift}}, true, ""},
+      {"roll4_disc_noisy", "roll4:disc as above with a rough rim (noise 2, sigma 0.05, tau 0.2, noise_dt 1e-3)",
+       rough_edge_config(roll4_gravity_config(z.roll4_count, z.roll4_t_max)), roll_rates, {}, nullptr, {}, false,
+       "roll4_disc_gravity"},
       {"roll4_disc_contact", "roll4:disc as above, with the contact-force observables (off the SIMD lanes)",
        roll4_contact_config(z.roll4_count, z.roll4_t_max), roll_rates, {}, nullptr, {}, false, "roll4_disc_gravity"},
       roll4_table("roll4_table_disc_gravity", "roll4:stadium, half_length 0 (the disc, general table model), same setting",
@@ -222,6 +225,10 @@ std::vector<Workload> workloads(const WorkloadSizes& z) {
       {"roll4_stadium_escape", "roll4_stadium_gravity with a hole in the edge (stop.holes [[0.30, 0.35]])",
        roll4_stadium_escape_config(z.roll4_count, z.roll4_t_max), roll_rates, {}, nullptr, {}, false,
        "roll4_stadium_gravity"},
+      {"roll4_stadium_noisy", "roll4_stadium_gravity with rough edges (noise 2, sigma 0.05, tau 0.2, noise_dt 1e-3)",
+       rough_edge_config(roll4_table_gravity_config("roll4:stadium", {{"half_length", 1.0}, {"R", 1.0}}, z.roll4_count,
+                                                    z.roll4_t_max)),
+       roll_rates, {}, nullptr, {}, false, "roll4_stadium_gravity"},
       {"roll4_stadium_rubber", "roll4_stadium_gravity's starts as a rubber ball (no_twist 1, spins 0)",
        roll4_stadium_rubber_config(z.roll4_count, z.roll4_t_max), roll_rates, {}, nullptr, {}, false,
        "roll4_stadium_gravity"},

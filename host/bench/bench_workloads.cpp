@@ -89,6 +89,11 @@ json figure18_noisy_config(std::uint64_t n) {
   return j;
 }
 
+json rough_edge_config(json j) {
+  j["parameters"].update({{"noise", 2}, {"noise_sigma", 0.05}, {"noise_tau", 0.2}, {"noise_dt", 1e-3}});
+  return j;
+}
+
 json roll4_gravity_config(std::uint64_t count, double t_max) {
   return roll4_table_gravity_config("roll4:disc", {{"R", 1.0}}, count, t_max);
 }

@@ -107,7 +107,8 @@ void read_parameters(JsonReader& params, RunConfig& rc) {
   for (const char* k : {"noise", "noise_sigma", "noise_tau", "noise_dt", "realisation"})
     if (params.has(k) && !find_rule(sys.parameters, k))
       throw ConfigError(params.key_path(k), std::string("is not a parameter of system ") + sys.name +
-                                                ": noisy constraints are implemented for roll4:disc-transversal and roll4:disc only");
+                                                ": noisy constraints are implemented for roll4:disc-transversal, roll4:disc, roll3:<table> and "
+                                                "roll4:<table> only");
   params.only(keys);
   if (sys.moment) read_moment(params, rc);
   read_rules(params, sys.parameters, "parameters", rc);

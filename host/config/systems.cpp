@@ -42,7 +42,7 @@ std::vector<ParamRule> rolling_parameters(std::vector<ParamRule> size, const std
   return size;
 }
 
-// The parameters of noisy constraints on the rim (include/skipstone/rolling/noisy_transversal.hpp).
+// The parameters of noisy constraints on the rim or the edge (include/skipstone/rolling/noisy_transversal.hpp).
 void add_noise_rules(std::vector<ParamRule>& rules) {
   rules.push_back(rule("noise", P_NOISE, 0.0, noise_kind, "0 (none), 1 (slip of the contact point) or 2 (roughness)"));
   rules.push_back(rule("noise_sigma", P_NOISE_SIGMA, 0.0, nonneg, ">= 0 (standard deviation of the noise)"));
@@ -228,6 +228,7 @@ SystemSchema model_schema(const std::string& name, const SystemTraits* traits) {
       s.parameters = rolling_parameters(table_rules(traits->table), traits->table == TableKind::sinai
                                                                          ? "> 0 and < radius (rolling ball radius)"
                                                                          : "> 0 (rolling ball radius)");
+      add_noise_rules(s.parameters);
       std::vector<ParamRule> face = {
           rule("x1", P_X1, 0.0, any, "any number (position on the face; off the plate the trajectory is masked)"),
           rule("x2", P_X2, 0.0, any, "any number"),

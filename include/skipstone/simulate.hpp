@@ -16,6 +16,7 @@
 #include "skipstone/rolling/driven_ball_run.hpp"
 #include "skipstone/rolling/driven_disk_run.hpp"
 #include "skipstone/rolling/noisy_disc.hpp"
+#include "skipstone/rolling/noisy_table.hpp"
 #include "skipstone/rolling/roll3_inside_cylinder.hpp"
 #include "skipstone/rolling/roll3_strip.hpp"
 #include "skipstone/rolling/roll4_disc.hpp"
@@ -37,13 +38,16 @@ namespace skipstone {
 // own model's code and registers: one kernel for every model took the register budget of the
 // largest (the GBS integrator) for the no-slip disc too, and a run without Lyapunov exponents
 // carries no tangent vectors.
-template <ModelKind M, TableKind T, Precision P, GravityKind G, bool L = false>
+// A rolling table's scan with noisy constraints (Z) has its own kernel too: the stochastic
+// passages take far more registers than the deterministic ones, which would spill on a GPU.
+template <ModelKind M, TableKind T, Precision P, GravityKind G, bool L = false, bool Z = false>
 struct Variant {
   static constexpr ModelKind model = M;
   static constexpr TableKind table = T;
   static constexpr Precision precision = P;
   static constexpr GravityKind gravity = G;
   static constexpr bool lyapunov = L;
+  static constexpr bool noisy = Z;
 };
 
 template <class V, class Sink>
@@ -62,8 +66,14 @@ SKIPSTONE_HD TrajectoryResult simulate_variant(const ScanSpec& spec, std::uint64
   } else if constexpr (M == ModelKind::roll4_table && V::lyapunov) {
     return simulate_table_roll_lyapunov<10, V::table>(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll3_table) {
+    if constexpr (V::noisy) {
+      if (pt.p[P_NOISE] != kNoiseNone) return simulate_noisy_table_roll<6, V::table>(spec, pt, index, sink);
+    }
     return simulate_table_roll<6, V::table, T>(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll4_table) {
+    if constexpr (V::noisy) {
+      if (pt.p[P_NOISE] != kNoiseNone) return simulate_noisy_table_roll<10, V::table>(spec, pt, index, sink);
+    }
     return simulate_table_roll<10, V::table, T>(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll_disc && V::lyapunov) {
     return simulate_roll4_disc_lyapunov(spec, pt, sink);
@@ -100,6 +110,16 @@ inline bool scan_has_gravity(const ScanSpec& spec) {
   return spec.params[P_G] != 0.0;
 }
 
+// Whether any trajectory of the scan has noisy constraints (noise fixed and nonzero, or scanned).
+inline bool scan_has_noise(const ScanSpec& spec) {
+  for (int j = 0; j < spec.n_axes; ++j)
+    if (spec.axes[j].param == P_NOISE) return true;
+  return spec.params[P_NOISE] != 0.0;
+}
+
+// The models with a kernel of their own for noisy scans (in double; the config refuses float).
+constexpr bool has_noisy_kernel(ModelKind m) { return m == ModelKind::roll3_table || m == ModelKind::roll4_table; }
+
 // The models whose kernels can follow the tangent dynamics (in double).
 constexpr bool has_tangent_kernel(ModelKind m) {
   return is_noslip(m) || m == ModelKind::roll_disc || m == ModelKind::roll3_table || m == ModelKind::roll4_table ||
@@ -108,12 +128,19 @@ constexpr bool has_tangent_kernel(ModelKind m) {
 
 // f(Variant<M, T, P, G>{}) with G from the scan for a no-slip model, G = any otherwise; a
 // scan in double that asks for Lyapunov exponents: f(Variant<M, T, P, any, true>{})
-// (one kernel, with and without gravity: the tangent dynamics cost more than the branch).
+// (one kernel, with and without gravity: the tangent dynamics cost more than the branch); a
+// rolling table's scan with noise: f(Variant<M, T, P, any, false, true>{}).
 template <ModelKind M, TableKind T, Precision P, class F>
 void visit_gravity_variant(const ScanSpec& spec, F&& f) {
   if constexpr (has_tangent_kernel(M) && P == Precision::float64) {
     if (spec.lyapunov_vectors > 0) {
       f(Variant<M, T, P, GravityKind::any, true>{});
+      return;
+    }
+  }
+  if constexpr (has_noisy_kernel(M) && P == Precision::float64) {
+    if (scan_has_noise(spec)) {
+      f(Variant<M, T, P, GravityKind::any, false, true>{});
       return;
     }
   }

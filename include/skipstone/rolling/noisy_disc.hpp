@@ -11,7 +11,7 @@
 // with the contact and is not projected (and never stops for energy drift). The slip lives on
 // the rim: at the junction the rolling part w of the velocity goes on onto the face.
 // Passage j of trajectory i in realisation m has its own noise sequence, keyed by
-// (noise_key(seed, i, m), j).
+// (noise_key(seed, i, m), j) (passage_noise_key).
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -32,12 +32,9 @@ struct NoisyDiscRimSystem {
   SKIPSTONE_HD int noises() const { return noise.noises(); }
   SKIPSTONE_HD double diffusion() const { return noise.diffusion(); }
   SKIPSTONE_HD void drift(const double* y, double* f) const {
-    const NoisyRates q = noisy_transversal_rates(rim.kappa, rim.r, rim.eta, noise.kind, y[10], y[11], y, f);
-    const double v3 = y[6], S13 = y[7], S23 = y[8], ir = 1.0 / rim.r;
-    f[6] = q.eta * (q.fs * q.v2 * S23 - ir * q.v1 * S13) - rim.G;
-    f[7] = -q.fc * q.v2 * S23 + q.eta * ir * q.v1 * v3;
-    f[8] = q.fc * q.v2 * S13 - q.eta * q.fs * q.v2 * v3;
-    f[9] = v3;
+    const NoisyRates q =
+        noisy_transversal_rates(rim.kappa, 1.0, 1.0, rim.r, rim.eta, noise.kind, y[10], y[11], y, f);
+    noisy_longitudinal_rates(q, rim.r, rim.G, y, f);
     noise.drift(y + 10, f + 10);
   }
   // Roughness: onto |(w, S12)| = xi and |(v3, S13, S23)|^2 = k2_total - 2 G x3 (Heun's defect is
@@ -49,12 +46,7 @@ struct NoisyDiscRimSystem {
       return;
     }
     project_transversal(y, rim.xi);
-    const double target = rim.k2_total - 2.0 * rim.G * y[9];
-    const double k = y[6] * y[6] + y[7] * y[7] + y[8] * y[8];
-    if (target > 0.0 && k > 0.0) {
-      const double f = sqrt(target / k);
-      for (int i = 6; i < 9; ++i) y[i] *= f;
-    }
+    noisy_rescale_block(y + 6, rim.k2_total - 2.0 * rim.G * y[9]);
   }
 };
 
@@ -76,12 +68,10 @@ SKIPSTONE_HD TrajectoryResult simulate_noisy_roll4_disc(const ScanSpec& spec, co
   bool on_edge = run.fly_to_edge(sink, y);
   for (std::uint64_t passage = 0; on_edge; ++passage) {
     const NoisyDiscRimSystem sys{run.sys, noise};
-    const CounterNoise passage_noise{mix64(key ^ mix64(passage + 0x2545f4914f6cdd1dULL))};
+    const CounterNoise passage_noise{passage_noise_key(key, passage)};
     auto steps = run.edge_steps(sink);  // reads the first 10 components of each step's state
     const RimRun<12, double> r12 = integrate_noisy_passage(sys, y, h, run.t_left(), run.steps_left(), passage_noise, steps);
-    RimRun<10, double> r10{r12.status, r12.side, r12.t, r12.steps, {}};
-    for (int k = 0; k < 10; ++k) r10.y[k] = r12.y[k];
-    on_edge = run.leave_piece(r10, y) == EdgeEnd::plate && run.fly_to_edge(sink, y);
+    on_edge = run.leave_piece(rim_run_head<10>(r12), y) == EdgeEnd::plate && run.fly_to_edge(sink, y);
   }
   return run.result();
 }

@@ -10,6 +10,9 @@
 //   roughness (type 2): the contact normal turns at (1 + n) times the smooth rate, i.e. the
 //     shape operator in the reaction terms is (1 + n) S: every eta above becomes eta (1 + n1)
 //     (with u = 0). The generator stays skew, so E1 is conserved on every noise path.
+// The rates take the wall's curvature as edge_arc.hpp's quotient kn / kd (the disc's rim: kappa /
+// 1), so that the edge passages of the rolling tables (noisy_table.hpp) share them, and the
+// integrator below stops at the breaks of such a wall.
 // Noise: dn = -n/tau dt + sigma sqrt(2/tau) dW, started from its stationary law N(0, sigma^2).
 // The state augmented with n has additive noise, so Stratonovich and Ito agree and the
 // stochastic Heun scheme (predictor-corrector trapezoid) has strong order 1 and weak order 2.
@@ -34,17 +37,20 @@ constexpr int kNoiseSlip = 1;
 constexpr int kNoiseRoughness = 2;
 
 // The transversal block's rates with noisy constraints, f[0..5] for y[0..5] = (w1, w2, S12,
-// cos phi, sin phi, s), given the noise (n1, n2); returns what the longitudinal block needs:
-// f_c, f_s, the centre's velocity (v1, v2) and the reaction's eta (eta (1 + n1) under roughness).
+// cos phi, sin phi, s), given the noise (n1, n2), over a wall of curvature kappa = kn / kd whose
+// coordinate s moves at ds/dl = C / kd (edge_arc.hpp; the disc's rim: (kappa, 1, 1), s the arc
+// length); returns what the longitudinal block needs: f_c, f_s, the centre's velocity (v1, v2)
+// and the reaction's eta (eta (1 + n1) under roughness).
 struct NoisyRates {
   double fc, fs, v1, v2, eta;
 };
-SKIPSTONE_HD SKIPSTONE_INLINE NoisyRates noisy_transversal_rates(double kappa, double r, double eta, int kind, double n1,
-                                                                 double n2, const double* y, double* f) {
+SKIPSTONE_HD SKIPSTONE_INLINE NoisyRates noisy_transversal_rates(double kn, double kd, double C, double r, double eta,
+                                                                 int kind, double n1, double n2, const double* y,
+                                                                 double* f) {
   const double w1 = y[0], w2 = y[1], S = y[2], c = y[3], s = y[4];
   const double ir = 1.0 / r;
-  const double w = 1.0 / (1.0 - r * kappa * s);
-  const double fc = kappa * c * w, fs = kappa * s * w;
+  const double w = 1.0 / (kd - r * kn * s);
+  const double fc = kn * c * w, fs = kn * s * w;
   // roughness: the reaction terms scaled by 1 + n1; slip: the centre carried by eta^2 u
   const double e = kind == kNoiseRoughness ? eta * (1.0 + n1) : eta;
   const double u1 = kind == kNoiseSlip ? n1 : 0.0, u2 = kind == kNoiseSlip ? n2 : 0.0;
@@ -54,8 +60,30 @@ SKIPSTONE_HD SKIPSTONE_INLINE NoisyRates noisy_transversal_rates(double kappa, d
   f[2] = e * (ir * v1 * (v2 - u2) + fs * v2 * (v1 - u1));
   f[3] = -s * v1 * ir;
   f[4] = c * v1 * ir;
-  f[5] = v2 * w;
+  f[5] = v2 * C * w;
   return {fc, fs, v1, v2, e};
+}
+
+// The longitudinal block's rates (v3, S13, S23, x3 at y[6..9]; gravity G along the axis) with the
+// transversal block's noisy rates q: the centre's velocity and the reaction's eta of q.
+SKIPSTONE_HD SKIPSTONE_INLINE void noisy_longitudinal_rates(const NoisyRates& q, double r, double G, const double* y,
+                                                            double* f) {
+  const double v3 = y[6], S13 = y[7], S23 = y[8], ir = 1.0 / r;
+  f[6] = q.eta * (q.fs * q.v2 * S23 - ir * q.v1 * S13) - G;
+  f[7] = -q.fc * q.v2 * S23 + q.eta * ir * q.v1 * v3;
+  f[8] = q.fc * q.v2 * S13 - q.eta * q.fs * q.v2 * v3;
+  f[9] = v3;
+}
+
+// A velocity/spin 3-block rescaled onto |b|^2 = target wherever the target is positive: the
+// rough passages' projection onto an invariant with a potential (Heun's defect is larger than
+// the deterministic projection's round-off window of rescale_block).
+SKIPSTONE_HD SKIPSTONE_INLINE void noisy_rescale_block(double* b, double target) {
+  const double k = b[0] * b[0] + b[1] * b[1] + b[2] * b[2];
+  if (target > 0.0 && k > 0.0) {
+    const double f = sqrt(target / k);
+    for (int i = 0; i < 3; ++i) b[i] *= f;
+  }
 }
 
 // The Ornstein-Uhlenbeck noise of a system: its parameters, how many components move (two
@@ -82,7 +110,7 @@ struct NoisyTransversalSystem {
   SKIPSTONE_HD int noises() const { return noise.noises(); }
   SKIPSTONE_HD double diffusion() const { return noise.diffusion(); }
   SKIPSTONE_HD void drift(const double* y, double* f) const {
-    noisy_transversal_rates(kappa, r, eta, noise.kind, y[6], y[7], y, f);
+    noisy_transversal_rates(kappa, 1.0, 1.0, r, eta, noise.kind, y[6], y[7], y, f);
     noise.drift(y + 6, f + 6);
   }
   // After each step: (cos phi, sin phi) back onto the unit circle; nothing else is projected.
@@ -140,26 +168,54 @@ SKIPSTONE_HD SKIPSTONE_INLINE double noisy_exit_theta(double g0, double d0, doub
   return 0.5 * (lo + hi);
 }
 
+// Where the noise of a passage starts: drawn from its stationary law before step 0 (a new
+// passage), or carried over (a passage that goes on over the next piece of a table's wall from
+// a break inside step j of its sequence: the values n there, j, and the rest of step j, its
+// length rest_h and the Wiener increments rest_dW over it, the step's increments split in
+// proportion to time; rest_h = 0: the break was at the end of step j - 1). The steps after the
+// break keep the passage's time grid, so that a run with a smaller step on the same Brownian
+// path (CounterNoise::m) follows the same path across a break.
+struct NoiseStart {
+  bool carried = false;
+  double n[2] = {0.0, 0.0};
+  std::uint64_t step = 0;
+  double rest_h = 0.0;
+  double rest_dW[2] = {0.0, 0.0};
+};
+
+// The key of passage j's noise sequence in the trajectory whose noise key is `key`.
+SKIPSTONE_HD SKIPSTONE_INLINE std::uint64_t passage_noise_key(std::uint64_t key, std::uint64_t passage) {
+  return mix64(key ^ mix64(passage + 0x2545f4914f6cdd1dULL));
+}
+
 // One passage from y0 (its components below Sys::kFirstNoise; sin phi = 0, moving into N^c)
-// with fixed step h: the noise components start from their stationary law.
+// with fixed step h: the noise components start as `from` says. A system over a wall with
+// breaks (rim_passage.hpp: kHasBreaks, break_margin) also stops where its coordinate reaches an
+// end of the piece, located on the Hermite cubic of the margin as the exit is (side
+// kRimBreakSide), and writes to `onward` how the caller goes on over the next piece.
 template <class Sys, class Noise, class Sink>
 SKIPSTONE_HD RimRun<Sys::N, double> integrate_noisy_passage(const Sys& sys, const double* y0, double h, double t_max,
-                                                            std::uint64_t max_steps, const Noise& noise, Sink& sink) {
+                                                            std::uint64_t max_steps, const Noise& noise, Sink& sink,
+                                                            const NoiseStart& from = {},
+                                                            NoiseStart* onward = nullptr) {
   constexpr int N = Sys::N, F = Sys::kFirstNoise;
   RimRun<N, double> out;
   double* y = out.y;
   for (int k = 0; k < F; ++k) y[k] = y0[k];
   for (int k = F; k < N; ++k) y[k] = 0.0;
-  for (int i = 0; i < sys.noises(); ++i) y[F + i] = sys.noise.sigma * noise.initial(i);
+  for (int i = 0; i < sys.noises(); ++i) y[F + i] = from.carried ? from.n[i] : sys.noise.sigma * noise.initial(i);
   out.status = Status::finished;
   out.side = 0;
   out.t = 0.0;
   out.steps = 0;
-  double f0[N], f1[N], y1[N], dW[2];
+  double f0[N], f1[N], y1[N], dW[2] = {0.0, 0.0};
   sys.drift(y, f0);
   sink.on_step(out.t, y);
+  const bool rest = from.carried && from.rest_h > 0.0;  // step 0 finishes the step the break cut
+  const double shift = rest ? h - from.rest_h : 0.0;
   while (true) {
-    const double t = static_cast<double>(out.steps) * h;
+    const double t = out.steps == 0 ? 0.0 : static_cast<double>(out.steps) * h - shift;
+    const double h_step = out.steps == 0 ? h - shift : h;
     if (!(t_max - t > 1e-9 * h)) {
       out.t = t_max;
       break;
@@ -169,8 +225,9 @@ SKIPSTONE_HD RimRun<Sys::N, double> integrate_noisy_passage(const Sys& sys, cons
       out.t = t;
       break;
     }
-    const double hs = t_max - t < h ? t_max - t : h;
-    for (int i = 0; i < sys.noises(); ++i) dW[i] = noise.increment(i, out.steps, hs);
+    const double hs = t_max - t < h_step ? t_max - t : h_step;
+    for (int i = 0; i < sys.noises(); ++i)
+      dW[i] = rest && out.steps == 0 ? from.rest_dW[i] * (hs / h_step) : noise.increment(i, from.step + out.steps, hs);
     heun_step(sys, y, f0, hs, dW, y1);
     sys.project(y1);
     sys.drift(y1, f1);
@@ -183,15 +240,32 @@ SKIPSTONE_HD RimRun<Sys::N, double> integrate_noisy_passage(const Sys& sys, cons
       break;
     }
     const double g0 = y[4], d0 = hs * f0[4], g1 = y1[4], d1 = hs * f1[4];
-    const double theta = g1 < 0.0 || (d0 < 0.0 && d1 > 0.0) ? noisy_exit_theta(g0, d0, g1, d1) : -1.0;
+    double theta = g1 < 0.0 || (d0 < 0.0 && d1 > 0.0) ? noisy_exit_theta(g0, d0, g1, d1) : -1.0;
+    bool at_break = false;
+    if constexpr (rim_has_breaks<Sys>::value) {
+      double r0, r1;
+      const double m0 = sys.break_margin(y, r0), m1 = sys.break_margin(y1, r1);
+      const double theta_b = m1 < 0.0 ? noisy_exit_theta(m0, hs * r0, m1, hs * r1) : -1.0;
+      at_break = theta_b >= 0.0 && (theta < 0.0 || theta_b < theta);
+      if (at_break) theta = theta_b;
+    }
     if (theta >= 0.0) {
       const double s = theta, s2 = s * s, s3 = s2 * s;
       const double a0 = 2 * s3 - 3 * s2 + 1, b0 = s3 - 2 * s2 + s, a1 = -2 * s3 + 3 * s2, b1 = s3 - s2;
       for (int k = 0; k < F; ++k) y[k] = a0 * y[k] + b0 * hs * f0[k] + a1 * y1[k] + b1 * hs * f1[k];
       for (int k = F; k < N; ++k) y[k] = (1.0 - s) * y[k] + s * y1[k];
-      out.side = y[3] > 0.0 ? 1 : -1;
-      y[3] = out.side;
-      y[4] = 0.0;
+      if (at_break) {
+        out.side = kRimBreakSide;
+        if (onward) {
+          const double rest_h = (1.0 - s) * hs;
+          *onward = {true, {y[F], y[N - 1]}, from.step + out.steps - (rest_h > 0.0 ? 1 : 0), rest_h,
+                     {(1.0 - s) * dW[0], (1.0 - s) * dW[1]}};
+        }
+      } else {
+        out.side = y[3] > 0.0 ? 1 : -1;
+        y[3] = out.side;
+        y[4] = 0.0;
+      }
       sys.project(y);
       out.t = t + theta * hs;
       out.status = Status::exited;
@@ -205,6 +279,15 @@ SKIPSTONE_HD RimRun<Sys::N, double> integrate_noisy_passage(const Sys& sys, cons
     sink.on_step(t + hs, y);
   }
   return out;
+}
+
+// The first N components of a noisy passage's end (the deterministic system's state), for the
+// run that goes on from it (table_roll.hpp: leave_piece).
+template <int N, int M>
+SKIPSTONE_HD RimRun<N, double> rim_run_head(const RimRun<M, double>& run) {
+  RimRun<N, double> head{run.status, run.side, run.t, run.steps, {}};
+  for (int k = 0; k < N; ++k) head.y[k] = run.y[k];
+  return head;
 }
 
 // The noisy Figure-18 pixel `index`: the entry as disc_transversal_start sets it up, the noise

@@ -1,0 +1,126 @@
+// roll3:<table> and roll4:<table> with noisy constraints on the edge passages (docs/models.md
+// "Noisy constraints"): the flights on the plate and the junctions are table_roll.hpp's, and
+// each passage over the plate's edge is integrated by the stochastic Heun scheme of
+// noisy_transversal.hpp on the edge system (edge_system.hpp) with the noise, piece by piece of
+// the wall. The edge is locally roll4:disc's rim with the wall's curvature kappa(q), so the two
+// noises act on it as on the rim (noisy_disc.hpp):
+//   slip (type 1): the contact point slips at u = (n1, n2) in the frame (tau, e2); the state
+//     holds the rolling part w = v - eta^2 u, the centre moves at v = w + eta^2 u (phi', q' and
+//     the reaction terms take v); roll3's in-plane gravity acts on w as on v without noise;
+//   roughness (type 2): every eta of the reaction terms becomes eta (1 + n1).
+// On a polygon's vertex piece (edge_system.hpp: the ball rolling round the corner point) only
+// roughness acts: the piece's rates grow like 1 / (r sin phi) towards the pole above the
+// vertex, and a centre moving at w + eta^2 u is driven into it (fixed steps then blow up).
+// Roughness keeps the blocks skew, so E1 (roll3 with in-plane gravity: E1 + G y_c) and, for
+// roll4, E2 + G x3 hold on every path: the passages are projected onto them after each step.
+// Slip exchanges energy with the contact and is not projected (the run does not stop for
+// energy drift). A passage that reaches a break of the wall (the stadium's curvature jumps, a
+// polygon's vertex piece) stops there and goes on over the next piece with its noise, its
+// time grid and its Brownian path carried over (NoiseStart): one noise sequence per passage, keyed by (noise_key(seed, i, m), j)
+// for passage j of trajectory i in realisation m (passage_noise_key).
+#pragma once
+#include <cmath>
+#include <cstdint>
+
+#include "skipstone/rolling/noisy_transversal.hpp"
+#include "skipstone/rolling/table_wall.hpp"
+
+namespace skipstone {
+
+// The edge system of a piece of the wall with noisy constraints: y = (the edge system's N_
+// components, n1, n2).
+template <int N_>
+struct NoisyEdgeSystem {
+  EdgeSystem<N_, double> edge;
+  OuNoise noise;
+  static constexpr int N = N_ + 2;
+  static constexpr int kFirstNoise = N_;
+  static constexpr bool kHasBreaks = true;
+
+  SKIPSTONE_HD int noises() const { return noise.noises(); }
+  SKIPSTONE_HD double diffusion() const { return noise.diffusion(); }
+  // The noise acting on this piece: slip is off on a polygon's vertex piece, whose rates grow
+  // like 1 / (r sin phi) towards the vertex's pole, where a slipping centre would be driven
+  // (the noise process runs on, unused, until the next edge piece).
+  SKIPSTONE_HD int kind() const {
+    return noise.kind == kNoiseSlip && edge.arc.shape == ArcShape::vertex ? kNoiseNone : noise.kind;
+  }
+  SKIPSTONE_HD void drift(const double* y, double* f) const {
+    const double q = y[5];
+    double kn, kd, C;
+    edge.arc.curvature_terms(q, kn, kd, C);
+    const NoisyRates rates = noisy_transversal_rates(kn, kd, C, edge.r, edge.eta, kind(), y[N_], y[N_ + 1], y, f);
+    if (edge.inplane_gravity()) {
+      double e1y, e2y;
+      edge.arc.normal_y(q, e1y, e2y);
+      inplane_gravity_rhs(edge.G, y[3], e1y, e2y, f[0], f[1]);
+    }
+    if constexpr (N_ == 10) noisy_longitudinal_rates(rates, edge.r, edge.G, y, f);
+    noise.drift(y + N_, f + N_);
+  }
+
+  // Roughness: onto the invariants the edge system projects onto, as noisy_disc.hpp does (the
+  // potential's blocks rescaled wherever their target is positive); slip: (cos phi, sin phi).
+  SKIPSTONE_HD void project(double* y) const {
+    if (noise.kind != kNoiseRoughness) {
+      normalise_phi(y);
+      return;
+    }
+    if (edge.inplane_gravity()) {
+      normalise_phi(y);
+      noisy_rescale_block(y, edge.k1_total - 2.0 * edge.G * edge.centre_height(y));
+    } else {
+      project_transversal(y, sqrt(edge.k1_total));
+    }
+    if constexpr (N_ == 10) noisy_rescale_block(y + 6, edge.k2_total - 2.0 * edge.G * y[9]);
+  }
+
+  // The edge system's margin to the ends of the piece, its rate with the centre's velocity
+  // along the wall (w2 + eta^2 u2 under slip).
+  SKIPSTONE_HD double break_margin(const double* y, double& rate) const {
+    double z[N_];
+    for (int k = 0; k < N_; ++k) z[k] = y[k];
+    if (kind() == kNoiseSlip) z[1] += edge.eta * edge.eta * y[N_ + 1];
+    return edge.break_margin(z, rate);
+  }
+};
+
+// One roll3:<table> (N = 6) or roll4:<table> (N = 10) trajectory with noisy constraints on the
+// edge (noise != 0, double only).
+template <int N, TableKind TK, class Sink>
+SKIPSTONE_HD TrajectoryResult simulate_noisy_table_roll(const ScanSpec& spec, const ScanPoint& pt, std::uint64_t index,
+                                                        Sink& sink) {
+  return with_table_roll_start<N, TK>(spec, pt, [&](const auto& table, const RollModel& m, const PlateState& s,
+                                                    const RollOptions& options, int entry_part) {
+    RollOptions opt = options;
+    const OuNoise noise = noise_of(pt);
+    if (noise.kind == kNoiseSlip) opt.energy_tolerance = INFINITY;  // slip exchanges energy with the contact
+    const std::uint64_t key = noise_key(spec.seed, index, realisation_of(pt));
+    const double h = pt.p[P_NOISE_DT];
+    TableRollRun<decltype(table_wall<N>(table))> run;
+    run.start(table_wall<N>(table), m, s, opt, sink);
+    double y[N];
+    bool on_edge = true;
+    if (entry_part >= 0) run.enter_at_start(entry_part, y);
+    else on_edge = run.fly_to_edge(sink, y);
+    NoiseStart from;
+    std::uint64_t passage = 0;
+    while (on_edge) {
+      const NoisyEdgeSystem<N> sys{run.sys, noise};
+      auto steps = run.edge_steps(sink);  // reads the first N components of each step's state
+      NoiseStart onward;
+      const RimRun<N + 2, double> rn = integrate_noisy_passage(sys, y, h, run.t_left(), run.steps_left(),
+                                                               CounterNoise{passage_noise_key(key, passage)}, steps,
+                                                               from, &onward);
+      from = onward;
+      const EdgeEnd next = run.leave_piece(rim_run_head<N>(rn), y);
+      if (next == EdgeEnd::next_piece) continue;
+      from = NoiseStart{};
+      ++passage;
+      on_edge = next == EdgeEnd::plate && run.fly_to_edge(sink, y);
+    }
+    return run.result();
+  });
+}
+
+}  // namespace skipstone
