@@ -72,6 +72,7 @@ struct DiscWall {
   using Sys = DiscRimSystemT<T>;
   static constexpr bool kChords = true;
   static constexpr bool kHasBreaks = false;
+  static constexpr bool kStateRows = false;  // no final_state (table_roll.hpp: write_state_row)
 
   T R;
   T theta;     // the rim angle where the current passage started
