@@ -128,7 +128,7 @@ TEST_F(StateFileTest, BadStateFilesExit2NamingTheKey) {
   // the good file runs
   EXPECT_EQ(start_from(write("good.npy", nine, {2, 9})).rc, 0);
   // a system without a state start names the systems that have one
-  const CliResult r = run(write_config("disc4.json", R"({"system": "roll4:disc", "parameters": {"R": 1.0, "r": 0.1, "gamma": 0.6},
+  const CliResult r = run(write_config("disc4.json", R"({"system": "roll4:disc-transversal", "parameters": {"R": 1.0, "r": 0.1, "gamma": 0.6},
      "initial": {"start": "state_file"}})"), dir_ / "bad2", "--backend cpu");
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find("initial.start"), std::string::npos) << r.err;

@@ -1,5 +1,5 @@
-// test_state_file_rolling.cpp — final_state and the start "state_file" of roll3:<table> and
-// roll4:<table> (rolling/table_state_row.hpp) end to end: a run to t_max = 2T ends where the run
+// test_state_file_rolling.cpp — final_state and the start "state_file" of roll3:<table>,
+// roll4:<table> and roll4:disc (rolling/table_state_row.hpp) end to end: a run to t_max = 2T ends where the run
 // to T continued from its final states for another T ends, with some of the states at T inside
 // an edge passage (face 0), and the passages counted once (events add up); rows fed back with a
 // t_max of one rounding come back as they were; the CPU backend's lanes (a run without
@@ -26,7 +26,7 @@ using namespace skipstone::testing;
 // and grown as any perturbation grows on a chaotic table (roll3:sinai at T = 2.9: 2e-9, where a
 // change of 1e-15 in the start moves the state at 2T by 3e-7; hence its shorter T). Measured:
 // 3.5e-13 (roll3:stadium with in-plane gravity), 9.7e-13 (roll4:polygon, over its corners),
-// 8.3e-13 (roll3:sinai), 2.0e-13 (roll4:ellipse).
+// 8.3e-13 (roll3:sinai), 2.0e-13 (roll4:ellipse), 3.8e-13 (roll4:disc).
 constexpr double kContinueTolerance = 1e-10;
 // A row fed back with t_max = 1e-300 (one step that moves nothing): the row rebuilt from the
 // state it starts (angles through atan2 and back, the edge projected onto its invariants).
@@ -55,6 +55,9 @@ const Case kCases[] = {
      R"("initial": {"start": "plate", "x1": 0.5, "x2": 0.1, "v1": 1.0, "S12": 0.2},
         "scan": {"axes": [{"param": "v2", "min": -1.0, "max": 1.0, "n": 16}]})", 1.6},
     {"roll4_ellipse", R"("system": "roll4:ellipse", "parameters": {"a": 2.0, "b": 1.0, "r": 0.1, "eta": 0.5, "g_effective": 1.0})",
+     R"("initial": {"start": "plate", "x1": 0.3, "x2": 0.0, "z": 0.0, "v1": 0.2, "v2": 1.0, "v3": 0.3, "S13": 0.0, "S23": 0.1},
+        "scan": {"axes": [{"param": "S12", "min": -1.0, "max": 1.0, "n": 16}]})", 3.1},
+    {"roll4_disc", R"("system": "roll4:disc", "parameters": {"R": 1.0, "r": 0.1, "eta": 0.5, "g_effective": 1.0})",
      R"("initial": {"start": "plate", "x1": 0.3, "x2": 0.0, "z": 0.0, "v1": 0.2, "v2": 1.0, "v3": 0.3, "S13": 0.0, "S23": 0.1},
         "scan": {"axes": [{"param": "S12", "min": -1.0, "max": 1.0, "n": 16}]})", 3.1},
 };
@@ -124,7 +127,7 @@ TEST_F(StateFileRollingTest, TMaxSplitInTwoContinuesTheRunThroughEdgePassages) {
 }
 
 TEST_F(StateFileRollingTest, RowsFedBackComeBackAsTheyWere) {
-  for (const Case& c : {kCases[0], kCases[1]}) {
+  for (const Case& c : {kCases[0], kCases[1], kCases[4]}) {
     const std::string n = c.name;
     ASSERT_EQ(run(write_config(n + "_a.json", config(c, c.start, c.half)), dir_ / (n + "_a"), "--backend cpu").rc, 0) << n;
     const fs::path rows = dir_ / (n + "_a") / "final_state.npy";
@@ -139,7 +142,7 @@ TEST_F(StateFileRollingTest, RowsFedBackComeBackAsTheyWere) {
 }
 
 TEST_F(StateFileRollingTest, LanesStartFromEdgeRowsAsTheOneTrajectoryKernel) {
-  for (const Case& c : {kCases[0], kCases[1]}) {
+  for (const Case& c : {kCases[0], kCases[1], kCases[4]}) {
     const std::string n = c.name;
     ASSERT_EQ(run(write_config(n + "_a.json", config(c, c.start, c.half)), dir_ / (n + "_a"), "--backend cpu").rc, 0) << n;
     const std::string from = from_file(dir_ / (n + "_a") / "final_state.npy");

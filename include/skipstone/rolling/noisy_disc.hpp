@@ -65,7 +65,8 @@ SKIPSTONE_HD TrajectoryResult simulate_noisy_roll4_disc(const ScanSpec& spec, co
   DiscRollModel m;
   PlateState s;
   RollOptions opt;
-  if (!roll4_disc_setup(spec, pt, m, s, opt)) return masked_result();
+  if (!roll4_disc_setup(spec, pt, m, s, opt)) return masked_result();  // a state row on the edge too
+  double* row = take_state_row(sink);
   const OuNoise noise = noise_of(pt);
   if (noise.kind == kNoiseSlip) opt.energy_tolerance = INFINITY;  // slip exchanges energy with the contact
   const std::uint64_t key = noise_key(spec.seed, index, realisation_of(pt));
@@ -83,6 +84,7 @@ SKIPSTONE_HD TrajectoryResult simulate_noisy_roll4_disc(const ScanSpec& spec, co
     for (int k = 0; k < 10; ++k) r10.y[k] = r12.y[k];
     on_edge = run.leave_piece(r10, y) == EdgeEnd::plate && run.fly_to_edge(sink, y);
   }
+  if (row) run.write_state_row(y, row);
   return run.result();
 }
 

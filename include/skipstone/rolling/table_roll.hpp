@@ -33,6 +33,9 @@
 // t_max). A "rim_entry" start enters the edge at once and the run is that one passage (status
 // exited).
 //
+// final_state (a sink with take_state_row, final_state.hpp): the wall's state row at the end, on
+// a face or on N^c at t_max (table_state_row.hpp); run_table_roll_on_edge starts from one on N^c.
+//
 // A sink with on_impact (outputs.boundary_map, boundary_events) gets the boundary coordinates of
 // every edge entry after a flight (report_entry); a sink with on_flight gets every flat-part
 // flight in the plate row (section_map.hpp).
@@ -165,7 +168,7 @@ struct TableRollRun {
   T flight;  // the duration of the last flat-part flight (the tangent dynamics follow it)
   T z_end;
   Status status;
-  bool on_plate;        // false once the run has stopped on N^c (t_max, a failure)
+  bool on_plate;        // false on N^c: after a start there, and once stopped there (t_max, a failure)
   bool single_passage;  // the run is one passage (a rim_entry start)
   double t_entry;       // when the current passage started
   double entry_s;       // the wall's boundary parameter where it started
@@ -191,8 +194,7 @@ struct TableRollRun {
     wall = w;
     wall.resume(piece, y0, model, sys);  // the height needs the piece
     begin(model, options, edge_energies<N>(y0, wall.edge_height(sys, y0)));
-    sys.k1_total = k1_target;
-    sys.k2_total = k2_target;
+    wall.set_invariants(sys, k1_target, k2_target);
     s = PlateStateT<T>{};
     on_plate = false;
     t_entry = t;
@@ -202,8 +204,8 @@ struct TableRollRun {
     sink.on_event(t, row.x, row.state, row.nu);
   }
 
-  // The state row at the end (final_state.hpp; Wall::write_state_row): the face state, or the
-  // frame state y where the run stopped on N^c.
+  // The state row at the end (final_state.hpp; the wall's write_plate_row, write_edge_row): the
+  // face state, or the frame state y where the run stopped on N^c.
   SKIPSTONE_HD void write_state_row(const T* y, double* row) const {
     if (on_plate) wall.write_plate_row(s, row);
     else wall.write_edge_row(sys, y, row);

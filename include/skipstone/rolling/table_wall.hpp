@@ -82,12 +82,17 @@ struct TableWall {
   }
 
   // A start on N^c: the passage goes on over `arc` from the frame state y (y[5] its q there);
-  // sys's invariants are left to the caller.
+  // sys's invariants are left to set_invariants.
   SKIPSTONE_HD void resume(const EdgeArc& arc, const T* y, const RollModelT<T>& m, Sys& sys) {
     last_part = -1;
     q_piece = y[5];
     arc_before = 0.0;
     sys = {arc_as<T>(arc), m.r, m.eta, m.G, T(0), T(0), step_limit(m, y)};
+  }
+
+  SKIPSTONE_HD static void set_invariants(Sys& sys, T k1, T k2) {
+    sys.k1_total = k1;
+    sys.k2_total = k2;
   }
 
   // The largest step of a passage from y: phi' = v1 / r moves phi by at most about one radian
