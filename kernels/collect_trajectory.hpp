@@ -25,6 +25,11 @@ struct CollectSink : BoundarySink {
   SKIPSTONE_HD void on_event(double, V x, const S& st, V) {
     if (final_state) write_state_row(x, st, final_state);
   }
+  SKIPSTONE_HD double* take_state_row() {
+    double* row = final_state;
+    final_state = nullptr;
+    return row;
+  }
   template <class V, class S, class A>
   SKIPSTONE_HD void on_flight(double t0, double tau, V x, const S& st, A a) {
     if (section.plane) section.on_flight(t0, tau, x, st, a);

@@ -114,6 +114,13 @@ struct DiscRollTrajectories {
     DiscRollModelT<T> m;
     PlateStateT<T> s;
     RollOptions opt;
+    T theta, y0[10];
+    if (roll4_disc_edge_setup(*spec, pt, m, opt, theta, y0)) {  // a state row on the edge
+      T y[10];
+      run[l].start_on_edge(DiscWall<T>{m.R, T(0), false}, RollModelT<T>{m.r, m.eta, m.G}, theta, y0, opt, sink, y);
+      start_passage(l, stepper, y);
+      return true;
+    }
     if (!roll4_disc_setup(*spec, pt, m, s, opt)) {
       out = masked_result();
       return false;
@@ -143,6 +150,10 @@ struct DiscRollTrajectories {
       out = run[l].result();
       return false;
     }
+    start_passage(l, stepper, y);
+    return true;
+  }
+  void start_passage(int l, Stepper& stepper, const T* y) {
     const Sys& sys = run[l].sys;
     lanes.kappa[l] = sys.kappa;
     lanes.r[l] = sys.r;
@@ -150,7 +161,6 @@ struct DiscRollTrajectories {
     lanes.G[l] = sys.G;
     auto steps = run[l].edge_steps(sink);
     stepper.start(sys, y, T(run[l].t_left()), run[l].steps_left(), steps);
-    return true;
   }
 };
 

@@ -108,6 +108,15 @@ struct TableRollTrajectories {
     PlateState s;
     RollOptions opt;
     int entry_part;
+    EdgeArc arc;
+    double y0[N];
+    if (table_roll_edge_setup<N>(table, *spec, pt, m, opt, arc, y0)) {  // a state row on the edge
+      T yt[N], y[N];
+      for (int i = 0; i < N; ++i) yt[i] = T(y0[i]);
+      run[l].start_on_edge(table_wall<N, T>(table), roll_model_as<T>(m), arc, yt, opt, sink, y);
+      start_piece(l, stepper, y);
+      return true;
+    }
     if (!table_roll_setup<N>(table, *spec, pt, m, s, opt, entry_part)) {
       out = masked_result();
       return false;

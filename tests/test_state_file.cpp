@@ -19,7 +19,8 @@ using namespace skipstone::testing;
 
 // Largest difference between a run to 2T and the run to T continued for T, relative to the
 // state's size (about 1): a few roundings per flight or segment, well above the measured
-// 3.8e-15 (cylinder:disc with gravity), 2.3e-15 (roll4:planes), 4.4e-16 (roll3:strip).
+// 3.8e-15 (cylinder:disc with gravity), 2.3e-15 (roll4:planes), 4.4e-16 (roll3:strip),
+// 1.8e-15 (roll3:inside-cylinder).
 constexpr double kContinueTolerance = 1e-12;
 
 struct Case {
@@ -46,6 +47,9 @@ const Case kCases[] = {
         "scan": {"axes": [{"param": "v2", "min": -1.0, "max": 1.0, "n": 8}]})", 3.65},
     {"strip", R"("system": "roll3:strip", "parameters": {"L": 1.0, "r": 0.1, "gamma": 0.6325, "g": 1.0})",
      R"("initial": {"x1": 0.1, "v1": 1.0, "spin": 0.2},
+        "scan": {"axes": [{"param": "v2", "min": -1.0, "max": 1.0, "n": 8}]})", 2.5},
+    {"inside", R"("system": "roll3:inside-cylinder", "parameters": {"R": 1.0, "r": 0.1, "gamma": 0.6325, "g": 1.0})",
+     R"("initial": {"start": "wall", "angle": 0.3, "z": 0.0, "v1": 1.0, "spin": 0.2},
         "scan": {"axes": [{"param": "v2", "min": -1.0, "max": 1.0, "n": 8}]})", 2.5},
 };
 
@@ -128,7 +132,7 @@ TEST_F(StateFileTest, BadStateFilesExit2NamingTheKey) {
   // the good file runs
   EXPECT_EQ(start_from(write("good.npy", nine, {2, 9})).rc, 0);
   // a system without a state start names the systems that have one
-  const CliResult r = run(write_config("disc4.json", R"({"system": "roll4:disc", "parameters": {"R": 1.0, "r": 0.1, "gamma": 0.6},
+  const CliResult r = run(write_config("disc4.json", R"({"system": "roll4:disc-transversal", "parameters": {"R": 1.0, "r": 0.1, "gamma": 0.6},
      "initial": {"start": "state_file"}})"), dir_ / "bad2", "--backend cpu");
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find("initial.start"), std::string::npos) << r.err;

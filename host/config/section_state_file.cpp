@@ -70,6 +70,15 @@ void read_state_file(JsonReader& init, RunConfig& rc) {
       throw ConfigError(key, "value " + show(path) + ": row " + std::to_string(i / cols) + " has a value that is not finite (column " +
                                  layout.columns[i % cols] + "); allowed: finite numbers only (leave out the rows of masked or "
                                  "failed trajectories, whose final_state is NaN)");
+  for (std::size_t c = 0; c < cols; ++c) {  // the rolling tables' face: a face or the edge (table_state_row.hpp)
+    if (layout.params[c] != P_FACE) continue;
+    for (std::size_t r = 0; r < rows; ++r) {
+      const double f = (*values)[r * cols + c];
+      if (!(f == 1.0 || f == -1.0 || f == 0.0))
+        throw ConfigError(key, "value " + show(path) + ": row " + std::to_string(r) + " has face " + show(f) +
+                                   "; allowed: face 1 (on N+), -1 (on N-) or 0 (on the edge)");
+    }
+  }
   rc.state_rows = values;
   ScanSpec& spec = rc.spec;
   spec.state_rows = values->data();

@@ -19,9 +19,17 @@ StateLayout state_layout(const SystemTraits& system) {
     case ModelKind::roll_planes:  // x = (sigma, x2, x3), u = (v1, v2, v3), w = (S23, -S13, S12) (roll4_planes.hpp)
       return {{"sigma", "x2", "x3", "v1", "v2", "v3", "wx", "wy", "wz"},
               {P_SIGMA, P_X2, P_Z, P_V1, P_V2, P_V3, P_WX, P_WY, P_WZ}};
-    case ModelKind::roll_inside_cylinder:  // the centre, its velocity and w = s e_rho; no start from it
-      return {{"x", "y", "z", "ux", "uy", "uz", "wx", "wy", "wz"}, {}};
-    default:  // roll4:disc(-transversal), roll3:<table>, roll4:<table>: their last event is not the final state
+    case ModelKind::roll3_table:  // on a face or on the edge (rolling/table_state_row.hpp)
+      return {{"face", "x1", "x2", "v1", "v2", "S12", "psi", "phi"},
+              {P_FACE, P_X1, P_X2, P_V1, P_V2, P_S12, P_ANGLE, P_PHI}};
+    case ModelKind::roll4_table:
+    case ModelKind::roll_disc:
+      return {{"face", "x1", "x2", "x3", "v1", "v2", "v3", "S12", "S13", "S23", "psi", "phi"},
+              {P_FACE, P_X1, P_X2, P_Z, P_V1, P_V2, P_V3, P_S12, P_S13, P_S23, P_ANGLE, P_PHI}};
+    case ModelKind::roll_inside_cylinder:  // the centre, its velocity and w = s e_rho
+      return {{"x", "y", "z", "ux", "uy", "uz", "wx", "wy", "wz"},
+              {P_X, P_Y, P_Z, P_VX, P_VY, P_VZ, P_WX, P_WY, P_WZ}};
+    default:  // roll4:disc-transversal: one passage, whose last event is not the final state
       return {};
   }
 }

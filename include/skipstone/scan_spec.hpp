@@ -108,7 +108,8 @@ enum class MomentForm : std::int32_t { gamma = 0, eta = 1, beta = 2 };
   X(P_REALISATION, "realisation")  /* ... which noise path: a scan axis over realisations */\
   X(P_BALL_TWIST, "rail_twist")  /* driven:ball: angle between the planes of successive rails */      \
   X(P_BALL_LEAN, "lean")         /* driven:ball start: tilt of the rails' plane out of e1-e3 */       \
-  X(P_BALL_HEADING, "heading")   /* driven:ball start: turn about the vertical */
+  X(P_BALL_HEADING, "heading")   /* driven:ball start: turn about the vertical */\
+  X(P_FACE, "face")              /* rolling tables' state rows: +-1 on the face N^+-, 0 on the edge */
 
 enum Param : std::int32_t {
 #define SKIPSTONE_PARAM_ID(id, name) id,
@@ -126,7 +127,7 @@ inline constexpr const char* kParamNames[kParamCount] = {
 
 constexpr int kMaxAxes = 8;
 // Columns of a row of states (StartKind::state): the largest state of a system that has one.
-constexpr int kMaxStateColumns = 9;
+constexpr int kMaxStateColumns = 12;
 
 struct AxisSpec {
   std::int32_t param;

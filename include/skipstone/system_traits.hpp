@@ -38,7 +38,7 @@ enum ObservableGroup : std::uint32_t {
   kObsAnnulus = 1u << 3,  // annulus_axis, annulus_width: the sphere
   kObsExit = 1u << 4,     // exit_time, exit_arc, exit_side: one rim passage (Figure 18)
   kObsLyapunov = 1u << 5,  // lyapunov, lyapunov_per_event: the no-slip models, the rolling ones (not disc-transversal)
-  kObsState = 1u << 6,     // final_state: systems whose last event is the final state (final_state.hpp)
+  kObsState = 1u << 6,     // final_state: the state at t_end (final_state.hpp)
   kObsImpulse = 1u << 7,   // impulse_ratio_max, impulse_ratio_mean: the friction a no-slip impact needs
   kObsLyapunovSpectrum = 1u << 8,  // lyapunov_spectrum: the 2D no-slip tables
   kObsEscape = 1u << 9,    // mean_free_time, coverage: the 2D no-slip tables
@@ -93,13 +93,14 @@ constexpr SystemTraits noslip(const char* name, ModelKind m, TableKind t, bool r
 // face (roll3 also at a wall point, entering the edge: Figure 18 on any table), the height
 // observables (roll3: the centre's y against the in-plane gravity; roll4: the axial height), the
 // first edge passage's exit and the caustics on the disc, the Lyapunov exponent (opt-in, double:
-// tangent/roll_lyapunov.hpp), and a float kernel (table_wall.hpp). On
+// tangent/roll_lyapunov.hpp), final_state and the start "state_file" (table_state_row.hpp), and
+// a float kernel (table_wall.hpp). On
 // the Sinai torus a flight in a corridor never ends, and roll3's in-plane gravity has no floor
 // there.
 constexpr SystemTraits rolling(const char* name, ModelKind m, TableKind t) {
   const bool sinai = t == TableKind::sinai, roll3 = m == ModelKind::roll3_table;
-  const std::uint32_t faces = interior | start_bit(StartKind::plate_minus);
-  const std::uint32_t obs = noslip_obs | kObsExit | kObsContact | kObsHoles;
+  const std::uint32_t faces = interior | start_bit(StartKind::plate_minus) | state_file;
+  const std::uint32_t obs = noslip_obs | kObsExit | kObsContact | kObsState | kObsHoles;
   return {name, m, t, 3, roll3 ? faces | start_bit(StartKind::rim_entry) : faces,
           (t == TableKind::disc ? obs | kObsCaustic : obs) | kObsLyapunov, true, Lanes::rim, sinai, !(sinai && roll3),
           Sampling::sink};
@@ -133,12 +134,13 @@ inline constexpr SystemTraits kSystems[] = {
     {"roll3:strip", ModelKind::roll_strip, TableKind::none, 2, traits_detail::interior | traits_detail::state_file,
      traits_detail::noslip_obs | kObsState | kObsContact | kObsLyapunov,
      false, Lanes::none, false, true, Sampling::closed_form},
-    {"roll3:inside-cylinder", ModelKind::roll_inside_cylinder, TableKind::none, 3, traits_detail::interior,
+    {"roll3:inside-cylinder", ModelKind::roll_inside_cylinder, TableKind::none, 3,
+     traits_detail::interior | traits_detail::state_file,
      traits_detail::noslip_obs | kObsState | kObsContact | kObsLyapunov, false, Lanes::none, false, true,
      Sampling::closed_form},
     {"roll4:disc", ModelKind::roll_disc, TableKind::none, 3,
-     traits_detail::interior | start_bit(StartKind::plate_minus),
-     traits_detail::noslip_obs | kObsCaustic | kObsLyapunov | kObsContact | kObsHoles, true,
+     traits_detail::interior | start_bit(StartKind::plate_minus) | traits_detail::state_file,
+     traits_detail::noslip_obs | kObsCaustic | kObsLyapunov | kObsState | kObsContact | kObsHoles, true,
      Lanes::rim, false, true, Sampling::sink},
     traits_detail::rolling("roll3:disc", ModelKind::roll3_table, TableKind::disc),
     traits_detail::rolling("roll3:stadium", ModelKind::roll3_table, TableKind::stadium),

@@ -24,6 +24,7 @@
 #include "skipstone/rolling/disc_output.hpp"
 #include "skipstone/rolling/disc_transversal.hpp"
 #include "skipstone/rolling/table_roll.hpp"
+#include "skipstone/rolling/table_state_row.hpp"
 #include "skipstone/tables/disc.hpp"
 
 namespace skipstone {
@@ -73,6 +74,8 @@ struct DiscWall {
   using Sys = DiscRimSystemT<T>;
   static constexpr bool kChords = true;
   static constexpr bool kHasBreaks = false;
+  static constexpr bool kStateRows = true;  // roll4's rows of table_state_row.hpp
+  using Piece = T;                          // a start on N^c: the rim angle of its point (resume)
 
   T R;
   T theta;     // the rim angle where the current passage started
@@ -98,12 +101,30 @@ struct DiscWall {
     sys = {T(-1) / R, m.r, m.eta, m.G, sqrt(k1), k2, m.g};
   }
 
+  // A start on N^c at the rim angle theta0 (y[5] = 0 there); sys's invariants are left to
+  // set_invariants.
+  SKIPSTONE_HD void resume(T theta0, const T*, const RollModelT<T>& m, Sys& sys) {
+    theta = theta0;
+    on_rim = false;
+    sys = {T(-1) / R, m.r, m.eta, m.G, T(0), T(0)};
+  }
+  SKIPSTONE_HD static void set_invariants(Sys& sys, T k1, T k2) {
+    sys.xi = sqrt(k1);
+    sys.k2_total = k2;
+  }
+
   SKIPSTONE_HD double boundary_parameter(const PlateStateT<T>& s, int) const {
     return DiscTable(R).boundary_parameter(Vec2{s.p.x, s.p.y}, 0);
   }
   SKIPSTONE_HD T edge_height(const Sys&, const T* y) const { return y[9]; }
   SKIPSTONE_HD DiscRow edge_row(const Sys&, const T* y, T r) const { return rim_row(y, theta, R, r); }
   SKIPSTONE_HD double passage_arc(const Sys&, const T* y) const { return y[5]; }
+
+  SKIPSTONE_HD void write_plate_row(const PlateStateT<T>& s, double* row) const { write_plate_state_row<10>(s, row); }
+  SKIPSTONE_HD void write_edge_row(const Sys&, const T* y, double* row) const {
+    const Vec2T<T> n = rim_normal(theta + y[5] / R);
+    write_edge_state_row<10>(EdgePointT<T>{R * n, n, rot90(n)}, y, row);
+  }
 
   SKIPSTONE_HD PlateStateT<T> leave(const Sys&, const T* y) {
     on_rim = true;

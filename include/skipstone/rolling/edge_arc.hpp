@@ -309,6 +309,47 @@ SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc edge_arc_after(const PolygonTable& t, cons
   return j == 0 ? polygon_edge_arc(t, n - 1, arc.lap - 1.0) : polygon_edge_arc(t, j - 1, arc.lap);
 }
 
+// The piece that holds the wall point b with outward normal e1, q its coordinate there (a start
+// on N^c from a state row, table_state_row.hpp): the smooth walls' piece at b (whose q = 0
+// there), the stadium's segment or cap under b, and on a polygon the vertex piece at the vertex
+// b lies on when e1 has turned from the edge normal there (q the angle turned), else the edge
+// whose outward normal is nearest to e1.
+SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc edge_arc_through(const DiscTable& t, Vec2 b, Vec2, double& q) {
+  return edge_arc_at(t, b, 0, q);
+}
+SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc edge_arc_through(const SinaiTable& t, Vec2 b, Vec2, double& q) {
+  return edge_arc_at(t, b, 0, q);
+}
+SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc edge_arc_through(const StripTable& t, Vec2 b, Vec2 e1, double& q) {
+  return edge_arc_at(t, b, e1.x < 0.0 ? 0 : 1, q);
+}
+SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc edge_arc_through(const EllipseTable& t, Vec2 b, Vec2, double& q) {
+  return edge_arc_at(t, b, 0, q);
+}
+SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc edge_arc_through(const StadiumTable& t, Vec2 b, Vec2, double& q) {
+  const int part = t.a > 0.0 && fabs(b.x) <= t.a ? (b.y > 0.0 ? 0 : 2) : (b.x < 0.0 ? 1 : 3);
+  return edge_arc_at(t, b, part, q);
+}
+// A vertex piece is told by b at the vertex to kVertexPointTol of the polygon's diameter (its
+// points are the vertex itself, rounded once in a float run) and e1 turned by more than
+// kVertexTurnTol from both edges' normals.
+constexpr double kVertexPointTol = 1e-6, kVertexTurnTol = 1e-12;
+SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc edge_arc_through(const PolygonTable& t, Vec2 b, Vec2 e1, double& q) {
+  for (int j = 0; j < t.n; ++j) {
+    if (!(norm(b - t.v[j]) <= kVertexPointTol * t.diameter)) continue;
+    const EdgeArc arc = polygon_vertex_arc(t, j, 0.0);
+    const double psi = atan2(cross(arc.e1_ref, e1), dot(arc.e1_ref, e1));
+    if (psi > kVertexTurnTol && psi < arc.q_hi - kVertexTurnTol) {
+      q = psi;
+      return arc;
+    }
+  }
+  int edge = 0;
+  for (int i = 1; i < t.n; ++i)
+    if (dot(-1.0 * t.inward_normal(i), e1) > dot(-1.0 * t.inward_normal(edge), e1)) edge = i;
+  return edge_arc_at(t, b, edge, q);
+}
+
 // The smooth walls have no breaks: never called for them, but every table answers.
 template <class Table>
 SKIPSTONE_HD SKIPSTONE_INLINE EdgeArc edge_arc_after(const Table&, const EdgeArc& arc, bool) {

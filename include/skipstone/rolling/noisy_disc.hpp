@@ -57,7 +57,8 @@ SKIPSTONE_HD TrajectoryResult simulate_noisy_roll4_disc(const ScanSpec& spec, co
   DiscRollModel m;
   PlateState s;
   RollOptions opt;
-  if (!roll4_disc_setup(spec, pt, m, s, opt)) return masked_result();
+  if (!roll4_disc_setup(spec, pt, m, s, opt)) return masked_result();  // a state row on the edge too
+  double* row = take_state_row(sink);
   const OuNoise noise = noise_of(pt);
   if (noise.kind == kNoiseSlip) opt.energy_tolerance = INFINITY;  // slip exchanges energy with the contact
   const std::uint64_t key = noise_key(spec.seed, index, realisation_of(pt));
@@ -73,6 +74,7 @@ SKIPSTONE_HD TrajectoryResult simulate_noisy_roll4_disc(const ScanSpec& spec, co
     const RimRun<12, double> r12 = integrate_noisy_passage(sys, y, h, run.t_left(), run.steps_left(), passage_noise, steps);
     on_edge = run.leave_piece(rim_run_head<10>(r12), y) == EdgeEnd::plate && run.fly_to_edge(sink, y);
   }
+  if (row) run.write_state_row(y, row);
   return run.result();
 }
 

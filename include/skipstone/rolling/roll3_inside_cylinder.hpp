@@ -34,6 +34,8 @@
 //
 // Start "wall": angle theta0 = `angle`, height `z`, v1 = `v1` (> 0: counterclockwise seen from
 // above), v2 = `v2`, s = `spin`. Masked: r >= R, or v1 = 0 without t_max (nothing would stop it).
+// Start "state_file": a row as the sink sees the state (below: centre, its velocity, w), e.g. the
+// final state of a run: theta0 from the centre, v1 = u . e_theta, v2 = u_z, s = w . e_rho.
 // events = completed turns about the axis (time 2 pi rho / |v1| each).
 //
 // Contact force (contact_force.hpp), unit mass: the centre turns on the circle of radius rho at
@@ -70,12 +72,16 @@ struct InsideCylinderState {
 SKIPSTONE_HD SKIPSTONE_INLINE bool inside_cylinder_setup(const ScanSpec& spec, const ScanPoint& pt,
                                                          InsideCylinderState& c) {
   const double* p = pt.p;
-  const double rho = p[P_R] - p[P_BALL_R], v1 = p[P_V1];
+  const bool row = spec.start == StartKind::state;
+  const double theta0 = row ? atan2(p[P_Y], p[P_X]) : p[P_ANGLE];
+  const double er_x = cos(theta0), er_y = sin(theta0);
+  const double rho = p[P_R] - p[P_BALL_R], v1 = row ? er_x * p[P_VY] - er_y * p[P_VX] : p[P_V1];
   if (!(rho > 0.0) || !(v1 != 0.0 || isfinite(spec.t_max))) return false;
+  const RotatingBlock h0 =
+      row ? RotatingBlock{p[P_VZ], er_x * p[P_WX] + er_y * p[P_WY], p[P_Z]} : RotatingBlock{p[P_V2], p[P_SPIN], p[P_Z]};
   const double gamma = point_gamma(spec, pt);
   const double eta = rolling_eta(pt, gamma);
-  c = {rho, p[P_ANGLE], v1 / rho, v1, {p[P_V2], p[P_SPIN], p[P_Z]}, gamma, rolling_gravity(pt, gamma),
-       eta * v1 / rho, eta};
+  c = {rho, theta0, v1 / rho, v1, h0, gamma, rolling_gravity(pt, gamma), eta * v1 / rho, eta};
   return true;
 }
 

@@ -42,6 +42,9 @@
 // hole over the edge is not tested (the ball is on N^c, not at the edge of a face), and only its
 // next entry is. On the Sinai tables the wall is the scatterer's edge, as on the 2D sinai.
 //
+// final_state (a sink with take_state_row, final_state.hpp): the wall's state row at the end, on
+// a face or on N^c at t_max (table_state_row.hpp); run_table_roll_on_edge starts from one on N^c.
+//
 // A sink with on_impact (outputs.boundary_map, boundary_events) gets the boundary coordinates of
 // every edge entry after a flight (report_entry); a sink with on_flight gets every flat-part
 // flight in the plate row (section_map.hpp).
@@ -53,6 +56,7 @@
 // exact stops).
 #pragma once
 #include "skipstone/boundary_map.hpp"
+#include "skipstone/final_state.hpp"
 #include "skipstone/height_stats.hpp"
 #include "skipstone/holes.hpp"
 #include "skipstone/result.hpp"
@@ -107,6 +111,13 @@ SKIPSTONE_HD SKIPSTONE_INLINE PlateEnergies<N, T> plate_energies(const PlateStat
   const T k1 = dot(s.u, s.u) + s.A12 * s.A12;
   if constexpr (N == 6) return {k1, T(0), s.p.y};
   return {k1, s.u3 * s.u3 + s.A13 * s.A13 + s.A23 * s.A23, s.z};
+}
+// The same of a frame state y on N^c at height h.
+template <int N, class T>
+SKIPSTONE_HD SKIPSTONE_INLINE PlateEnergies<N, T> edge_energies(const T* y, T h) {
+  PlateEnergies<N, T> e{y[0] * y[0] + y[1] * y[1] + y[2] * y[2], T(0), h};
+  if constexpr (N == 10) e.k2 = y[6] * y[6] + y[7] * y[7] + y[8] * y[8];
+  return e;
 }
 
 // time_to_wall's part when the table's flight solve found no way out (a failure).
@@ -171,7 +182,7 @@ struct TableRollRun {
   T flight;  // the duration of the last flat-part flight (the tangent dynamics follow it)
   T z_end;
   Status status;
-  bool on_plate;        // false once the run has stopped on N^c (t_max, a failure)
+  bool on_plate;        // false on N^c: after a start there, and once stopped there (t_max, a failure)
   bool single_passage;  // the run is one passage (a rim_entry start)
   double t_entry;       // when the current passage started
   double entry_s;       // the wall's boundary parameter where it started
@@ -183,28 +194,36 @@ struct TableRollRun {
   SKIPSTONE_HD void start(const Wall& w, const RollModelT<T>& model, const PlateStateT<T>& s0,
                           const RollOptions& options, Sink& sink) {
     wall = w;
-    m = model;
-    opt = options;
+    begin(model, options, plate_energies<N>(s0));
     s = s0;
-    hs.start(plate_height(s));
-    contact.start(opt.contact_forces, opt.mu_s);
-    e0 = plate_energies<N>(s);
-    k1_target = N == 6 && m.G != T(0) ? e0.k1 + T(2) * m.G * e0.h : e0.k1;
-    k2_target = N == 10 ? e0.k2 + T(2) * m.G * e0.h : T(0);
-    max_err = 0.0;
     wall.start(s);
-    chords.reset();
-    steps = events = 0;
-    t = 0.0;
-    flight = T(0);
-    z_end = plate_height(s);
-    status = Status::finished;
-    on_plate = true;
-    single_passage = false;
-    exit_side = 0;
-    exit_time = exit_arc = NAN;
-    hole = -1;
     emit(sink, t, s, m.r);
+  }
+
+  // A start on N^c inside a passage (a state row on the edge: Wall::resume): the frame state y0
+  // on the wall's piece `piece`; the run goes on with that passage, from y = y0. Its exit_time
+  // and exit_arc count from the start.
+  template <class Sink, class Piece>
+  SKIPSTONE_HD void start_on_edge(const Wall& w, const RollModelT<T>& model, const Piece& piece, const T* y0,
+                                  const RollOptions& options, Sink& sink, T* y) {
+    wall = w;
+    wall.resume(piece, y0, model, sys);  // the height needs the piece
+    begin(model, options, edge_energies<N>(y0, wall.edge_height(sys, y0)));
+    wall.set_invariants(sys, k1_target, k2_target);
+    s = PlateStateT<T>{};
+    on_plate = false;
+    t_entry = t;
+    entry_s = NAN;
+    for (int i = 0; i < N; ++i) y[i] = y0[i];
+    const DiscRow row = wall.edge_row(sys, y, m.r);
+    sink.on_event(t, row.x, row.state, row.nu);
+  }
+
+  // The state row at the end (final_state.hpp; the wall's write_plate_row, write_edge_row): the
+  // face state, or the frame state y where the run stopped on N^c.
+  SKIPSTONE_HD void write_state_row(const T* y, double* row) const {
+    if (on_plate) wall.write_plate_row(s, row);
+    else wall.write_edge_row(sys, y, row);
   }
 
   // A rim_entry start: the ball enters the edge at the wall point s.p (on part `part`) at once;
@@ -306,10 +325,7 @@ struct TableRollRun {
     if (run.status != Status::exited) {
       status = run.status;
       on_plate = false;
-      const T* v = run.y;
-      PlateEnergies<N, T> e{v[0] * v[0] + v[1] * v[1] + v[2] * v[2], T(0), z_end};
-      if constexpr (N == 10) e.k2 = v[6] * v[6] + v[7] * v[7] + v[8] * v[8];
-      defect(e);
+      defect(edge_energies<N>(run.y, z_end));
       hs.sample(t, z_end);
       return EdgeEnd::over;
     }
@@ -320,6 +336,7 @@ struct TableRollRun {
     }
     ++events;
     s = wall.leave(sys, run.y);
+    on_plate = true;
     hs.sample(t, plate_height(s));
     if (defect(plate_energies<N>(s)) > opt.energy_tolerance) {
       status = Status::energy_drift;
@@ -364,6 +381,29 @@ struct TableRollRun {
   }
 
  private:
+  // The start's common part: the model, the options and the energies e0 at the start.
+  SKIPSTONE_HD void begin(const RollModelT<T>& model, const RollOptions& options, const PlateEnergies<N, T>& e) {
+    m = model;
+    opt = options;
+    e0 = e;
+    hs.start(e0.h);
+    contact.start(opt.contact_forces, opt.mu_s);
+    k1_target = N == 6 && m.G != T(0) ? e0.k1 + T(2) * m.G * e0.h : e0.k1;
+    k2_target = N == 10 ? e0.k2 + T(2) * m.G * e0.h : T(0);
+    max_err = 0.0;
+    chords.reset();
+    steps = events = 0;
+    t = 0.0;
+    flight = T(0);
+    z_end = e0.h;
+    status = Status::finished;
+    on_plate = true;
+    single_passage = false;
+    exit_side = 0;
+    exit_time = exit_arc = NAN;
+    hole = -1;
+  }
+
   // A contact-force sample on a flat part: gravity lies in the plate, so N = 0 and the friction
   // is the part of gravity the rolling ball does not fall at, |g - G| (contact_force.hpp).
   template <class Sink>
@@ -400,35 +440,16 @@ struct TableRollRun {
   }
 };
 
-// One trajectory on `wall` from the flat-part state s0; `end` (if given) receives the last
-// flat-part state and whether the run ended on a flat part. With entry_part >= 0, s0 is a wall
-// point of that part moving outward and the run is the one edge passage that starts there (the
-// rim_entry start). Without samples it is one loop over GBS steps, in which a trajectory whose
-// passage is over makes its junction and flight and starts its next passage within the same
-// iteration: on a GPU the threads of a warp then keep stepping their passages together, where a
-// loop over passages around a loop over steps would hold each thread that has finished its
-// passage until the warp's longest one is done. The steps and so the results are those of
-// integrate_rim piece by piece, which the sampling sinks (trace --sample) use.
+// The rest of a run after its start: on_edge, a passage from y follows; `row` (if not null)
+// receives the state row at the end (Wall::kStateRows).
 template <class Wall, class Sink>
-SKIPSTONE_HD TrajectoryResult run_table_roll(const Wall& wall, const RollModelT<typename Wall::Scalar>& m,
-                                             const PlateStateT<typename Wall::Scalar>& s0, const RollOptions& opt,
-                                             Sink& sink, RollEndT<typename Wall::Scalar>* end = nullptr,
-                                             int entry_part = -1) {
+SKIPSTONE_HD TrajectoryResult table_roll_passages(TableRollRun<Wall>& run, typename Wall::Scalar* y, bool on_edge,
+                                                  Sink& sink, RollEndT<typename Wall::Scalar>* end, double* row) {
   using T = typename Wall::Scalar;
   using Run = TableRollRun<Wall>;
   using Sys = typename Run::Sys;
   constexpr int N = Run::N, K = kRimExtrapolationDepth;
-  Run run;
-  run.start(wall, m, s0, opt, sink);
-  T y[N];
-  const T rtol = T(opt.rtol), atol = T(opt.atol);
-  bool on_edge;
-  if (entry_part >= 0) {
-    run.enter_at_start(entry_part, y);
-    on_edge = true;
-  } else {
-    on_edge = run.fly_to_edge(sink, y);
-  }
+  const T rtol = T(run.opt.rtol), atol = T(run.opt.atol);
   if constexpr (wants_samples<Sink>::value) {
     while (on_edge) {
       EdgeSteps<Sink, Wall> steps_sink = run.edge_steps(sink);
@@ -457,7 +478,59 @@ SKIPSTONE_HD TrajectoryResult run_table_roll(const Wall& wall, const RollModelT<
     }
   }
   if (end) *end = {run.on_plate, run.s};
+  if constexpr (Wall::kStateRows) {
+    if (row) run.write_state_row(y, row);
+  }
   return run.result();
+}
+
+// The row the sink keeps the final state in, where the wall writes one.
+template <class Wall, class Sink>
+SKIPSTONE_HD double* table_state_row(Sink& sink) {
+  if constexpr (Wall::kStateRows) return take_state_row(sink);
+  else return nullptr;
+}
+
+// One trajectory on `wall` from the flat-part state s0; `end` (if given) receives the last
+// flat-part state and whether the run ended on a flat part. With entry_part >= 0, s0 is a wall
+// point of that part moving outward and the run is the one edge passage that starts there (the
+// rim_entry start). Without samples it is one loop over GBS steps, in which a trajectory whose
+// passage is over makes its junction and flight and starts its next passage within the same
+// iteration: on a GPU the threads of a warp then keep stepping their passages together, where a
+// loop over passages around a loop over steps would hold each thread that has finished its
+// passage until the warp's longest one is done. The steps and so the results are those of
+// integrate_rim piece by piece, which the sampling sinks (trace --sample) use.
+template <class Wall, class Sink>
+SKIPSTONE_HD TrajectoryResult run_table_roll(const Wall& wall, const RollModelT<typename Wall::Scalar>& m,
+                                             const PlateStateT<typename Wall::Scalar>& s0, const RollOptions& opt,
+                                             Sink& sink, RollEndT<typename Wall::Scalar>* end = nullptr,
+                                             int entry_part = -1) {
+  double* row = table_state_row<Wall>(sink);
+  TableRollRun<Wall> run;
+  run.start(wall, m, s0, opt, sink);
+  typename Wall::Scalar y[TableRollRun<Wall>::N];
+  bool on_edge;
+  if (entry_part >= 0) {
+    run.enter_at_start(entry_part, y);
+    on_edge = true;
+  } else {
+    on_edge = run.fly_to_edge(sink, y);
+  }
+  return table_roll_passages(run, y, on_edge, sink, end, row);
+}
+
+// One trajectory from the frame state y0 on the wall's piece `piece` of N^c (a state row on the
+// edge: TableRollRun::start_on_edge).
+template <class Wall, class Sink>
+SKIPSTONE_HD TrajectoryResult run_table_roll_on_edge(const Wall& wall, const RollModelT<typename Wall::Scalar>& m,
+                                                     const typename Wall::Piece& piece,
+                                                     const typename Wall::Scalar* y0, const RollOptions& opt,
+                                                     Sink& sink) {
+  double* row = table_state_row<Wall>(sink);
+  TableRollRun<Wall> run;
+  typename Wall::Scalar y[TableRollRun<Wall>::N];
+  run.start_on_edge(wall, m, piece, y0, opt, sink, y);
+  return table_roll_passages(run, y, true, sink, nullptr, row);
 }
 
 }  // namespace skipstone

@@ -30,6 +30,7 @@
 #include "skipstone/noslip_model.hpp"
 #include "skipstone/rolling/edge_system.hpp"
 #include "skipstone/rolling/table_roll.hpp"
+#include "skipstone/rolling/table_state_row.hpp"
 
 namespace skipstone {
 
@@ -51,6 +52,8 @@ struct TableWall {
   static constexpr int N = N_;
   static constexpr bool kChords = std::is_same_v<Table, DiscTable>;
   static constexpr bool kHasBreaks = true;
+  static constexpr bool kStateRows = true;  // table_state_row.hpp
+  using Piece = EdgeArc;                    // where a start on N^c is (resume)
 
   Table table;
   int last_part;      // the wall part the current flat part starts on (-1: an interior start)
@@ -75,11 +78,29 @@ struct TableWall {
     q_piece = T(q);
     arc_before = 0.0;
     plate_to_edge<N>(s, vec_as<T>(e.e1), vec_as<T>(e.e2), T(q), y);
-    // the largest step: phi' = v1 / r moves phi by at most about one radian (half of one where
-    // in-plane gravity can speed the ball up during the passage)
+    sys = {arc_as<T>(arc), m.r, m.eta, m.G, k1, k2, step_limit(m, y), m.g};
+  }
+
+  // A start on N^c: the passage goes on over `arc` from the frame state y (y[5] its q there);
+  // sys's invariants are left to set_invariants.
+  SKIPSTONE_HD void resume(const EdgeArc& arc, const T* y, const RollModelT<T>& m, Sys& sys) {
+    last_part = -1;
+    q_piece = y[5];
+    arc_before = 0.0;
+    sys = {arc_as<T>(arc), m.r, m.eta, m.G, T(0), T(0), step_limit(m, y), m.g};
+  }
+
+  SKIPSTONE_HD static void set_invariants(Sys& sys, T k1, T k2) {
+    sys.k1_total = k1;
+    sys.k2_total = k2;
+  }
+
+  // The largest step of a passage from y: phi' = v1 / r moves phi by at most about one radian
+  // (half of one where in-plane gravity can speed the ball up during the passage).
+  static SKIPSTONE_HD T step_limit(const RollModelT<T>& m, const T* y) {
     const T xi = sqrt(y[0] * y[0] + y[1] * y[1] + y[2] * y[2]);
     const bool inplane = N == 6 && m.G != T(0);
-    sys = {arc_as<T>(arc), m.r, m.eta, m.G, k1, k2, (inplane ? T(0.5) : T(1)) * m.r / xi, m.g};
+    return (inplane ? T(0.5) : T(1)) * m.r / xi;
   }
 
   // The passage reached an end of its piece: on to the next piece, on the side of that end.
@@ -104,6 +125,11 @@ struct TableWall {
     return arc_before + sys.arc.arc_between(q_piece, y[5]);
   }
 
+  SKIPSTONE_HD void write_plate_row(const PlateStateT<T>& s, double* row) const { write_plate_state_row<N>(s, row); }
+  SKIPSTONE_HD void write_edge_row(const Sys& sys, const T* y, double* row) const {
+    write_edge_state_row<N>(sys.arc.point(y[5]), y, row);
+  }
+
   SKIPSTONE_HD PlateStateT<T> leave(const Sys& sys, const T* y) {
     const EdgePointT<T> e = sys.arc.point(y[5]);
     last_part = sys.arc.part;
@@ -116,9 +142,21 @@ SKIPSTONE_HD SKIPSTONE_INLINE TableWall<Table, N, T> table_wall(const Table& tab
   return {table, -1, 0.0, 0.0};
 }
 
+// The model and options of a scan point.
+SKIPSTONE_HD SKIPSTONE_INLINE void table_roll_model(const ScanSpec& spec, const ScanPoint& pt, RollModel& m,
+                                                    RollOptions& opt) {
+  const double* p = pt.p;
+  const double gamma = point_gamma(spec, pt);
+  m = {p[P_BALL_R], rolling_eta(pt, gamma), rolling_gravity(pt, gamma), ball_gravity(pt, gamma)};
+  opt = {spec.t_max, spec.max_events, spec.energy_tolerance, spec.bounded_depth,
+         spec.rtol,  spec.atol,       spec.max_steps, spec.contact_forces, p[P_MU_S],
+         spec.holes.n > 0 ? &spec.holes : nullptr};
+}
+
 // The start of a scan point on the face N^+ ("plate") or N^- ("plate_minus") at (x1, x2) with
 // velocity (v1, v2) and spin S12 (roll4 also height z, v3, S13, S23); false: masked (the start
-// is not on the plate C).
+// is not on the plate C). A state row on a face (face +-1, table_state_row.hpp) is such a start
+// on the face it names; one on the edge (face 0) is not (table_roll_edge_setup).
 // A rim_entry start (roll3): at the wall point of boundary parameter boundary_s on N^+, entering
 // the edge with (v1, v2, S12), v1 = sqrt(speed^2 - v2^2 - S12^2) (masked where that is not > 0);
 // entry_part receives the wall part, -1 for the face starts.
@@ -129,6 +167,10 @@ SKIPSTONE_HD bool table_roll_setup(const Table& table, const ScanSpec& spec, con
   s = PlateState{};
   s.sheet = spec.start == StartKind::plate_minus ? -1 : 1;
   entry_part = -1;
+  if (spec.start == StartKind::state) {
+    if (!(p[P_FACE] == 1.0 || p[P_FACE] == -1.0)) return false;
+    s.sheet = p[P_FACE] > 0.0 ? 1 : -1;
+  }
   if (spec.start == StartKind::rim_entry) {
     const double v2 = p[P_V2], S12 = p[P_S12];
     double v1;
@@ -151,11 +193,27 @@ SKIPSTONE_HD bool table_roll_setup(const Table& table, const ScanSpec& spec, con
     s.A13 = p[P_S13];
     s.A23 = p[P_S23];
   }
-  const double gamma = point_gamma(spec, pt);
-  m = {p[P_BALL_R], rolling_eta(pt, gamma), rolling_gravity(pt, gamma), ball_gravity(pt, gamma)};
-  opt = {spec.t_max, spec.max_events, spec.energy_tolerance, spec.bounded_depth,
-         spec.rtol,  spec.atol,       spec.max_steps, spec.contact_forces, p[P_MU_S],
-         spec.holes.n > 0 ? &spec.holes : nullptr};
+  table_roll_model(spec, pt, m, opt);
+  return true;
+}
+
+// The start of a scan point from a state row on the edge N^c (face 0, table_state_row.hpp): the
+// piece of the wall through the row's wall point and normal direction psi (edge_arc_through),
+// the frame state y on it (y[5] its coordinate q there); false: not such a row, or masked (phi
+// outside [0, pi]).
+template <int N, class Table>
+SKIPSTONE_HD bool table_roll_edge_setup(const Table& table, const ScanSpec& spec, const ScanPoint& pt, RollModel& m,
+                                        RollOptions& opt, EdgeArc& arc, double* y) {
+  const double* p = pt.p;
+  if (spec.start != StartKind::state || p[P_FACE] != 0.0) return false;
+  const double phi = p[P_PHI], psi = p[P_ANGLE];
+  if (!(phi >= 0.0 && phi <= kPi)) return false;
+  double q;
+  arc = edge_arc_through(table, Vec2{p[P_X1], p[P_X2]}, Vec2{cos(psi), sin(psi)}, q);
+  y[0] = p[P_V1], y[1] = p[P_V2], y[2] = p[P_S12];
+  y[3] = cos(phi), y[4] = sin(phi), y[5] = q;
+  if constexpr (N == 10) y[6] = p[P_V3], y[7] = p[P_S13], y[8] = p[P_S23], y[9] = p[P_Z];
+  table_roll_model(spec, pt, m, opt);
   return true;
 }
 
@@ -175,10 +233,28 @@ SKIPSTONE_HD TrajectoryResult with_table_roll_start(const ScanSpec& spec, const 
   return res;
 }
 
+// One trajectory of a scan point that starts on the edge (table_roll_edge_setup), in scalar type T.
+template <int N, TableKind TK, class T, class Sink>
+SKIPSTONE_HD TrajectoryResult simulate_table_roll_on_edge(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
+  TrajectoryResult res = masked_result();
+  with_plane_table_of<TK>(spec, pt, [&](const auto& table) {
+    RollModel m;
+    RollOptions opt;
+    EdgeArc arc;
+    double y[N];
+    if (!table_roll_edge_setup<N>(table, spec, pt, m, opt, arc, y)) return;
+    T yt[N];
+    for (int i = 0; i < N; ++i) yt[i] = T(y[i]);
+    res = run_table_roll_on_edge(table_wall<N, T>(table), roll_model_as<T>(m), arc, yt, opt, sink);
+  });
+  return res;
+}
+
 // One roll3:<table> (N = 6) or roll4:<table> (N = 10) trajectory of a scan point, in scalar
 // type T (set up in double and rounded once).
 template <int N, TableKind TK, class T = double, class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_table_roll(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
+  if (spec.start == StartKind::state && pt.p[P_FACE] == 0.0) return simulate_table_roll_on_edge<N, TK, T>(spec, pt, sink);
   return with_table_roll_start<N, TK>(spec, pt, [&](const auto& table, const RollModel& m, const PlateState& s,
                                                     const RollOptions& opt, int entry_part) {
     return run_table_roll(table_wall<N, T>(table), roll_model_as<T>(m), plate_state_as<T>(s), opt, sink, nullptr,

@@ -1,0 +1,213 @@
+// test_state_file_rolling.cpp — final_state and the start "state_file" of roll3:<table>,
+// roll4:<table> and roll4:disc (rolling/table_state_row.hpp) end to end: a run to t_max = 2T ends where the run
+// to T continued from its final states for another T ends, with some of the states at T inside
+// an edge passage (face 0), and the passages counted once (events add up); rows fed back with a
+// t_max of one rounding come back as they were; the CPU backend's lanes (a run without
+// final_state) start from edge rows as the one-trajectory kernel does, bit for bit; chunks give
+// the same final_state.npy; bad rows exit 2 naming initial.file; the preset pair
+// continue_roll3_stadium_a/_b runs.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "cli_support.hpp"
+#include "npy_values.hpp"
+
+namespace {
+
+using namespace skipstone::testing;
+
+// Largest difference between a run to 2T and the run to T continued for T, relative to the
+// state's size (about 1). A state on a face continues exactly (its flight in closed form); one
+// inside an edge passage goes on with other GBS steps than the full run's (rtol = atol = 1e-12),
+// so the two differ by the integrator's local errors, carried through the passages after T
+// and grown as any perturbation grows on a chaotic table (roll3:sinai at T = 2.9: 2e-9, where a
+// change of 1e-15 in the start moves the state at 2T by 3e-7; hence its shorter T). Measured:
+// 3.5e-13 (roll3:stadium with in-plane gravity), 9.7e-13 (roll4:polygon, over its corners),
+// 8.3e-13 (roll3:sinai), 2.0e-13 (roll4:ellipse), 3.8e-13 (roll4:disc).
+constexpr double kContinueTolerance = 1e-10;
+// A row fed back with t_max = 1e-300 (one step that moves nothing): the row rebuilt from the
+// state it starts (angles through atan2 and back, the edge projected onto its invariants).
+// Measured: 4.4e-16.
+constexpr double kRoundTripTolerance = 1e-14;
+constexpr double kTwoPi = 6.283185307179586;
+
+struct Case {
+  const char* name;
+  std::string head;   // system, parameters
+  std::string start;  // initial + scan of the first run
+  double half;        // T
+};
+
+const std::string kOptions = R"("options": {"rtol": 1e-12, "atol": 1e-12, "max_steps": 1000000, "energy_tolerance": 1e-8})";
+
+const Case kCases[] = {
+    {"roll3_stadium", R"("system": "roll3:stadium", "parameters": {"half_length": 1.0, "R": 1.0, "r": 0.1, "gamma": 0.6325, "g": 1.0})",
+     R"("initial": {"start": "plate", "x1": 0.0, "x2": 0.0, "v2": 0.0, "S12": 0.3},
+        "scan": {"axes": [{"param": "v1", "min": -2.0, "max": 2.0, "n": 16}]})", 3.3},
+    {"roll4_polygon", R"("system": "roll4:polygon", "parameters": {"vertices": [[0.0, 1.0], [-0.951057, 0.309017], [-0.587785, -0.809017],
+        [0.587785, -0.809017], [0.951057, 0.309017]], "r": 0.1, "eta": 0.5, "g_effective": 1.0})",
+     R"("initial": {"start": "plate", "x1": 0.1, "x2": 0.0, "z": 0.0, "v1": 1.0, "v2": 0.4, "v3": 0.2, "S13": 0.1, "S23": 0.2},
+        "scan": {"axes": [{"param": "S12", "min": -1.0, "max": 1.0, "n": 16}]})", 2.7},
+    {"roll3_sinai", R"("system": "roll3:sinai", "parameters": {"side": 1.0, "radius": 0.3, "r": 0.1, "gamma": 0.6325})",
+     R"("initial": {"start": "plate", "x1": 0.5, "x2": 0.1, "v1": 1.0, "S12": 0.2},
+        "scan": {"axes": [{"param": "v2", "min": -1.0, "max": 1.0, "n": 16}]})", 1.6},
+    {"roll4_ellipse", R"("system": "roll4:ellipse", "parameters": {"a": 2.0, "b": 1.0, "r": 0.1, "eta": 0.5, "g_effective": 1.0})",
+     R"("initial": {"start": "plate", "x1": 0.3, "x2": 0.0, "z": 0.0, "v1": 0.2, "v2": 1.0, "v3": 0.3, "S13": 0.0, "S23": 0.1},
+        "scan": {"axes": [{"param": "S12", "min": -1.0, "max": 1.0, "n": 16}]})", 3.1},
+    {"roll4_disc", R"("system": "roll4:disc", "parameters": {"R": 1.0, "r": 0.1, "eta": 0.5, "g_effective": 1.0})",
+     R"("initial": {"start": "plate", "x1": 0.3, "x2": 0.0, "z": 0.0, "v1": 0.2, "v2": 1.0, "v3": 0.3, "S13": 0.0, "S23": 0.1},
+        "scan": {"axes": [{"param": "S12", "min": -1.0, "max": 1.0, "n": 16}]})", 3.1},
+};
+
+std::string config(const Case& c, const std::string& start, double t_max,
+                   const std::string& observables = R"(["status", "events", "z_final", "final_state"])") {
+  char t[64];
+  std::snprintf(t, sizeof t, "%.17g", t_max);
+  return "{" + c.head + ", " + start + R"(, "stop": {"t_max": )" + t + R"(}, "observables": )" + observables + ", " +
+         kOptions + "}";
+}
+
+std::string from_file(const fs::path& file) {
+  return R"("initial": {"start": "state_file", "file": ")" + file.string() + "\"}";
+}
+
+// The largest difference of two final_state tables of `cols` columns (face must agree exactly,
+// psi is compared modulo 2 pi), relative to max(1, |value|).
+double largest_difference(const std::vector<double>& a, const std::vector<double>& b, std::size_t cols) {
+  double worst = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const std::size_t c = i % cols;
+    if (c == 0 && a[i] != b[i]) return INFINITY;
+    double d = a[i] - b[i];
+    if (c == cols - 2) d = std::remainder(d, kTwoPi);
+    worst = std::max(worst, std::fabs(d) / std::max(1.0, std::fabs(a[i])));
+  }
+  return worst;
+}
+
+class StateFileRollingTest : public CliTest {};
+
+TEST_F(StateFileRollingTest, TMaxSplitInTwoContinuesTheRunThroughEdgePassages) {
+  for (const Case& c : kCases) {
+    const std::string n = c.name;
+    ASSERT_EQ(run(write_config(n + "_full.json", config(c, c.start, 2.0 * c.half)), dir_ / (n + "_full"), "--backend cpu").rc, 0) << n;
+    ASSERT_EQ(run(write_config(n + "_a.json", config(c, c.start, c.half)), dir_ / (n + "_a"), "--backend cpu").rc, 0) << n;
+    const CliResult b = run(write_config(n + "_b.json", config(c, from_file(dir_ / (n + "_a") / "final_state.npy"), c.half)),
+                            dir_ / (n + "_b"), "--backend cpu");
+    ASSERT_EQ(b.rc, 0) << n << describe(b);
+    std::vector<std::size_t> shape;
+    const std::vector<double> full = npy_values<double>(dir_ / (n + "_full") / "final_state.npy", &shape);
+    const std::vector<double> half = npy_values<double>(dir_ / (n + "_a") / "final_state.npy");
+    const std::vector<double> cont = npy_values<double>(dir_ / (n + "_b") / "final_state.npy");
+    ASSERT_EQ(shape.size(), 2u);
+    ASSERT_EQ(shape[0], 16u) << n;
+    const std::size_t cols = shape[1];
+    EXPECT_EQ(cols, n.rfind("roll3", 0) == 0 ? 8u : 12u) << n;
+    ASSERT_EQ(full.size(), cont.size()) << n;
+    int on_edge = 0;  // states at T inside a passage: the continuation starts on the edge
+    for (std::size_t i = 0; i < half.size(); i += cols) on_edge += half[i] == 0.0;
+    EXPECT_GE(on_edge, 2) << n;
+    const double worst = largest_difference(full, cont, cols);
+    EXPECT_LE(worst, kContinueTolerance) << n;
+    std::printf("%s: %d of 16 on the edge at T, largest difference %.2g\n", c.name, on_edge, worst);
+    // the passages are counted once: those going on at T complete in the continued run
+    const std::vector<std::int64_t> ev_full = npy_values<std::int64_t>(dir_ / (n + "_full") / "events.npy");
+    const std::vector<std::int64_t> ev_a = npy_values<std::int64_t>(dir_ / (n + "_a") / "events.npy");
+    const std::vector<std::int64_t> ev_b = npy_values<std::int64_t>(dir_ / (n + "_b") / "events.npy");
+    for (std::size_t i = 0; i < ev_full.size(); ++i) EXPECT_EQ(ev_full[i], ev_a[i] + ev_b[i]) << n << " trajectory " << i;
+    // the half run really moved
+    double moved = 0.0;
+    for (std::size_t i = 0; i < full.size(); ++i)
+      if (i % cols) moved = std::max(moved, std::fabs(full[i] - half[i]));
+    EXPECT_GT(moved, 1e-3) << n;
+  }
+}
+
+TEST_F(StateFileRollingTest, RowsFedBackComeBackAsTheyWere) {
+  for (const Case& c : {kCases[0], kCases[1], kCases[4]}) {
+    const std::string n = c.name;
+    ASSERT_EQ(run(write_config(n + "_a.json", config(c, c.start, c.half)), dir_ / (n + "_a"), "--backend cpu").rc, 0) << n;
+    const fs::path rows = dir_ / (n + "_a") / "final_state.npy";
+    const CliResult b = run(write_config(n + "_b.json", config(c, from_file(rows), 1e-300)), dir_ / (n + "_b"), "--backend cpu");
+    ASSERT_EQ(b.rc, 0) << n << describe(b);
+    std::vector<std::size_t> shape;
+    const std::vector<double> in = npy_values<double>(rows, &shape);
+    const std::vector<double> out = npy_values<double>(dir_ / (n + "_b") / "final_state.npy");
+    ASSERT_EQ(in.size(), out.size());
+    EXPECT_LE(largest_difference(in, out, shape[1]), kRoundTripTolerance) << n;
+  }
+}
+
+TEST_F(StateFileRollingTest, LanesStartFromEdgeRowsAsTheOneTrajectoryKernel) {
+  for (const Case& c : {kCases[0], kCases[1], kCases[4]}) {
+    const std::string n = c.name;
+    ASSERT_EQ(run(write_config(n + "_a.json", config(c, c.start, c.half)), dir_ / (n + "_a"), "--backend cpu").rc, 0) << n;
+    const std::string from = from_file(dir_ / (n + "_a") / "final_state.npy");
+    // without final_state the CPU backend runs the rows in SIMD lanes; with it, one at a time
+    ASSERT_EQ(run(write_config(n + "_lanes.json", config(c, from, c.half, R"(["status", "events", "z_final", "z_min"])")),
+                  dir_ / (n + "_lanes"), "--backend cpu").rc, 0) << n;
+    ASSERT_EQ(run(write_config(n + "_one.json", config(c, from, c.half)), dir_ / (n + "_one"), "--backend cpu").rc, 0) << n;
+    for (const char* f : {"status.npy", "events.npy", "z_final.npy"})
+      EXPECT_EQ(read_text(dir_ / (n + "_lanes") / f), read_text(dir_ / (n + "_one") / f)) << n << " " << f;
+  }
+}
+
+TEST_F(StateFileRollingTest, ChunksGiveTheSameFinalStates) {
+  const Case& c = kCases[1];
+  const std::string start = R"("initial": {"start": "plate", "x1": 0.1, "x2": 0.0, "z": 0.0, "v1": 1.0, "v3": 0.2, "S13": 0.1, "S23": 0.2},
+     "scan": {"axes": [{"param": "S12", "min": -1.0, "max": 1.0, "n": 12}, {"param": "v2", "min": -1.0, "max": 1.0, "n": 10}]})";
+  const fs::path one = write_config("one.json", config(c, start, 2.0));
+  std::string text = config(c, start, 2.0);
+  text.replace(text.find("\"options\": {"), 12, "\"options\": {\"chunk_size\": 7, ");
+  expect_same_files_over_chunks_and_shards(one, write_config("chunked.json", text), {"final_state.npy", "events.npy"});
+}
+
+TEST_F(StateFileRollingTest, BadRowsExit2NamingTheKey) {
+  const Case& c = kCases[0];  // roll3: 8 columns
+  const auto start_from = [&](const fs::path& file) {
+    return run(write_config("bad.json", config(c, from_file(file), 1.0)), dir_ / "bad", "--backend cpu");
+  };
+  std::vector<double> row = {1.0, 0.0, 0.0, 1.0, 0.0, 0.3, 0.0, 0.0};
+  skipstone::io::write_npy(dir_ / "good.npy", row, {1, 8});
+  EXPECT_EQ(start_from(dir_ / "good.npy").rc, 0);
+  // a roll4 row (12 columns) for a roll3 system
+  skipstone::io::write_npy(dir_ / "roll4.npy", std::vector<double>(12, 0.0), {1, 12});
+  std::vector<double> half_face = row;
+  half_face[0] = 0.5;
+  skipstone::io::write_npy(dir_ / "face.npy", half_face, {1, 8});
+  struct Bad {
+    fs::path file;
+    std::string says;
+  };
+  const Bad bad[] = {
+      {dir_ / "roll4.npy", "shape (1, 12); allowed: a float64 .npy of shape (rows, 8), columns face, x1, x2, v1, v2, S12, psi, phi"},
+      {dir_ / "face.npy", "row 0 has face 0.5; allowed: face 1 (on N+), -1 (on N-) or 0 (on the edge)"},
+  };
+  for (const Bad& b : bad) {
+    const CliResult r = start_from(b.file);
+    EXPECT_EQ(r.rc, 2) << b.file;
+    EXPECT_NE(r.err.find("initial.file"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(b.says), std::string::npos) << r.err;
+  }
+}
+
+// The preset pair: `a` writes final_state.npy, `b` (its file path pointed at a's output, as
+// running both from one folder with --out out/continue_roll3_a does) continues it.
+TEST_F(StateFileRollingTest, ThePresetPairContinuesARun) {
+  const fs::path examples = fs::path(SKIPSTONE_SOURCE_DIR) / "examples";
+  ASSERT_EQ(run(examples / "continue_roll3_stadium_a.json", dir_ / "a", "--backend cpu").rc, 0);
+  std::string b = read_text(examples / "continue_roll3_stadium_b.json");
+  const std::string rel = "out/continue_roll3_a/final_state.npy";
+  ASSERT_NE(b.find(rel), std::string::npos);
+  b.replace(b.find(rel), rel.size(), (dir_ / "a" / "final_state.npy").string());
+  const CliResult r = run(write_config("b.json", b), dir_ / "b", "--backend cpu");
+  ASSERT_EQ(r.rc, 0) << describe(r);
+  std::vector<std::size_t> shape;
+  npy_values<double>(dir_ / "b" / "final_state.npy", &shape);
+  EXPECT_EQ(shape, (std::vector<std::size_t>{64, 8}));
+}
+
+}  // namespace
