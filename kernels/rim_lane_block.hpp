@@ -117,7 +117,7 @@ struct DiscRollTrajectories {
     T theta, y0[10];
     if (roll4_disc_edge_setup(*spec, pt, m, opt, theta, y0)) {  // a state row on the edge
       T y[10];
-      run[l].start_on_edge(DiscWall<T>{m.R, T(0), false}, RollModelT<T>{m.r, m.eta, m.G}, theta, y0, opt, sink, y);
+      run[l].start_on_edge(DiscWall<T>{m.R, T(0), false}, RollModelT<T>{m.r, m.eta, m.G, m.g}, theta, y0, opt, sink, y);
       start_passage(l, stepper, y);
       return true;
     }

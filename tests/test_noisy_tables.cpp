@@ -191,7 +191,7 @@ EdgeStart edge_start(const EdgeArc& arc, double q0) {
   const double y[10] = {0.8, 0.3, 0.4, 1.0, 0.0, q0, 0.2, -0.3, 0.25, 0.0};
   for (int k = 0; k < 10; ++k) e.y[k] = y[k];
   const double k1 = y[0] * y[0] + y[1] * y[1] + y[2] * y[2], k2 = y[6] * y[6] + y[7] * y[7] + y[8] * y[8];
-  e.sys = {arc, 0.3, 0.6, 0.5, k1, k2, 0.3};
+  e.sys = {arc, 0.3, 0.6, 0.5, k1, k2, 0.3, physical_gravity(0.5, 0.6)};
   return e;
 }
 

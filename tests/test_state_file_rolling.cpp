@@ -4,12 +4,14 @@
 // an edge passage (face 0), and the passages counted once (events add up); rows fed back with a
 // t_max of one rounding come back as they were; the CPU backend's lanes (a run without
 // final_state) start from edge rows as the one-trajectory kernel does, bit for bit; chunks give
-// the same final_state.npy; bad rows exit 2 naming initial.file; the preset pair
+// the same final_state.npy; bad rows exit 2 naming initial.file (edge rows too, with the
+// Lyapunov exponents or noise, which start on a face only); the preset pair
 // continue_roll3_stadium_a/_b runs.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli_support.hpp"
@@ -191,6 +193,20 @@ TEST_F(StateFileRollingTest, BadRowsExit2NamingTheKey) {
     EXPECT_EQ(r.rc, 2) << b.file;
     EXPECT_NE(r.err.find("initial.file"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find(b.says), std::string::npos) << r.err;
+  }
+  // an edge row (face 0) where the run starts on a face only: with the Lyapunov exponents, with noise
+  std::vector<double> edge_row = {1.0, 0.0, 0.0, 1.0, 0.0, 0.3, 0.0, 0.0, 0.0, 1.05, 0.0, 0.7, 0.2, 0.3, 0.0, 1.2};
+  skipstone::io::write_npy(dir_ / "edge.npy", edge_row, {2, 8});
+  const Case noisy{"roll3_stadium", R"("system": "roll3:stadium", "parameters": {"half_length": 1.0, "R": 1.0, "r": 0.1,
+      "gamma": 0.6325, "noise": 2, "noise_sigma": 0.1})", "", 1.0};
+  const std::pair<std::string, std::string> refused[] = {
+      {config(c, from_file(dir_ / "edge.npy"), 1.0, R"(["status", "lyapunov"])"), "the Lyapunov exponents"},
+      {config(noisy, from_file(dir_ / "edge.npy"), 1.0), "the noisy constraints"}};
+  for (const auto& [text, what] : refused) {
+    const CliResult r = run(write_config("edge.json", text), dir_ / "edge", "--backend cpu");
+    EXPECT_EQ(r.rc, 2) << r.err;
+    EXPECT_NE(r.err.find("initial.file"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("row 1 lies inside an edge passage (face 0), where " + what), std::string::npos) << r.err;
   }
 }
 

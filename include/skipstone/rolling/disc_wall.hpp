@@ -106,7 +106,7 @@ struct DiscWall {
   SKIPSTONE_HD void resume(T theta0, const T*, const RollModelT<T>& m, Sys& sys) {
     theta = theta0;
     on_rim = false;
-    sys = {T(-1) / R, m.r, m.eta, m.G, T(0), T(0)};
+    sys = {T(-1) / R, m.r, m.eta, m.G, T(0), T(0), m.g};
   }
   SKIPSTONE_HD static void set_invariants(Sys& sys, T k1, T k2) {
     sys.xi = sqrt(k1);

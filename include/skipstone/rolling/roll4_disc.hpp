@@ -114,7 +114,7 @@ SKIPSTONE_HD TrajectoryResult simulate_roll4_disc(const ScanSpec& spec, const Sc
     RollOptions opt;
     T theta, y[10];
     if (!roll4_disc_edge_setup(spec, pt, m, opt, theta, y)) return masked_result();
-    return run_table_roll_on_edge(DiscWall<T>{m.R, T(0), false}, RollModelT<T>{m.r, m.eta, m.G}, theta, y, opt, sink);
+    return run_table_roll_on_edge(DiscWall<T>{m.R, T(0), false}, RollModelT<T>{m.r, m.eta, m.G, m.g}, theta, y, opt, sink);
   }
   DiscRollModelT<T> m;
   PlateStateT<T> s;
