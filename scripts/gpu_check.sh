@@ -15,6 +15,9 @@
 #                                       on a machine without a GPU; combines with --bundle
 #
 # GPU_CHECK_QUICK=1 runs every bench with --quick (a smoke test of the script, not figures).
+# GPU_CHECK_STEPS="tests registers run bench" runs only the steps named (of tests, registers,
+# run, pipeline, bench, scaling, cpubench, ncu; default all), so that a short lease can split the
+# check over two calls into one OUT_DIR; GPU_CHECK_REPS=N times every bench N times (default 5).
 # Each step has a time limit, so that one that hangs (ncu on some machines) does not take the
 # others' time; a failed step is reported and the rest still run.
 set -uo pipefail
@@ -29,6 +32,9 @@ while [ $# -gt 0 ]; do
   shift
 done
 quick=(); [ "${GPU_CHECK_QUICK:-0}" = 1 ] && quick=(--quick)
+[ -n "${GPU_CHECK_REPS:-}" ] && quick+=(--reps "$GPU_CHECK_REPS")
+steps=" ${GPU_CHECK_STEPS:-tests registers run pipeline bench scaling cpubench ncu} "
+want() { [[ "$steps" == *" $1 "* ]]; }
 py=python3  # one with numpy (benchmarks/compare_maps.py): the GPU image's, or Debian's
 for c in python3 /usr/bin/python3; do if "$c" -c "import numpy" 2>/dev/null; then py="$c"; break; fi; done
 failed=()
@@ -73,10 +79,11 @@ if [ "$mode" = cuda ]; then
     | tee "$out/nvidia_smi.txt"
   # test_backends holds the CUDA tests (CUDA against the CPU backend, several devices) and the
   # CPU backend's own agreement tests, which take seconds
-  step "CUDA tests (test_backends)" 300 bash -o pipefail -c "'$tests' 2>&1 | tee '$out/cuda_tests.txt'"
+  want tests && step "CUDA tests (test_backends)" 300 bash -o pipefail -c "'$tests' 2>&1 | tee '$out/cuda_tests.txt'"
 
-  echo "== register use and occupancy"
-  if command -v cuobjdump >/dev/null 2>&1; then
+  if ! want registers; then :
+  elif command -v cuobjdump >/dev/null 2>&1; then
+    echo "== register use and occupancy"
     cuobjdump --dump-resource-usage "$kernels" >"$out/resource_usage.txt" 2>&1 || true
     # REG:n per kernel; the register-limited occupancy on sm_90 (65536 registers and 64 warps
     # per SM, registers allocated per warp in units of 256), block size not taken into account.
@@ -89,25 +96,25 @@ if [ "$mode" = cuda ]; then
     echo "cuobjdump not found: register use not recorded" | tee "$out/occupancy.txt"
   fi
 
-  step "skipstone run, Figure 18 1024 x 1024, CUDA and CPU, compared" 300 bash -o pipefail -c "
+  want run && step "skipstone run, Figure 18 1024 x 1024, CUDA and CPU, compared" 300 bash -o pipefail -c "
     '$bin' run examples/figure18.json --backend cuda --out '$out/run_cuda' --quiet &&
     '$bin' run examples/figure18.json --backend cpu --out '$out/run_cpu' --quiet &&
     '$py' benchmarks/compare_maps.py '$out/run_cpu' '$out/run_cuda' --json '$out/run_cuda_vs_cpu.json'"
   rm -rf "$out/run_cuda" "$out/run_cpu"  # the maps are large; the comparison keeps what matters
 
-  step "chunk pipeline: 8 chunks over two streams, a killed and resumed run, several devices" 300 \
+  want pipeline && step "chunk pipeline: 8 chunks over two streams, a killed and resumed run, several devices" 300 \
     scripts/gpu_pipeline_check.sh "$bin" "$out" "$py"
 
-  step "skipstone bench --backend cuda --precision float" 420 bash -o pipefail -c \
+  want bench && step "skipstone bench --backend cuda --precision float" 420 bash -o pipefail -c \
     "'$bin' bench --backend cuda --precision float ${quick[*]} --json '$out/bench_cuda.json' | tee '$out/bench_cuda.txt'"
-  step "skipstone bench --scaling --backend cuda" 300 bash -o pipefail -c \
+  want scaling && step "skipstone bench --scaling --backend cuda" 300 bash -o pipefail -c \
     "'$bin' bench --scaling --backend cuda ${quick[*]} --json '$out/scaling_cuda.json' | tee '$out/scaling_cuda.txt'"
 fi
 
-step "skipstone bench --backend cpu" 300 bash -o pipefail -c \
+want cpubench && step "skipstone bench --backend cpu" 300 bash -o pipefail -c \
   "'$bin' bench --backend cpu ${quick[*]} --json '$out/bench_cpu.json' | tee '$out/bench_cpu.txt'"
 
-if [ "$mode" = cuda ] && command -v ncu >/dev/null 2>&1; then
+if [ "$mode" = cuda ] && want ncu && command -v ncu >/dev/null 2>&1; then
   step "Nsight Compute occupancy (quick bench)" 180 bash -o pipefail -c \
     "ncu --clock-control none --launch-count 4 --metrics launch__registers_per_thread,launch__block_size,sm__warps_active.avg.pct_of_peak_sustained_active,launch__occupancy_limit_registers \
        '$bin' bench --backend cuda --quick --reps 1 >'$out/ncu.txt' 2>&1"

@@ -63,7 +63,9 @@ const Observable kTEnd{"t_end", &TrajectoryResult::t_end}, kRhoEven{"rho_even", 
     kZDrift{"z_drift", &TrajectoryResult::z_drift}, kExitTime{"exit_time", &TrajectoryResult::exit_time},
     kExitArc{"exit_arc", &TrajectoryResult::exit_arc}, kGamma3Mean{"gamma3_mean", &TrajectoryResult::gamma3_mean},
     kDetachTime{"detach_time", &TrajectoryResult::detach_time},
-    kSlipTime{"slip_time", &TrajectoryResult::slip_time};
+    kSlipTime{"slip_time", &TrajectoryResult::slip_time},
+    kEscapeTime{"escape_time", &TrajectoryResult::escape_time}, kHole{"hole", &TrajectoryResult::hole},
+    kLyapunov{"lyapunov", &TrajectoryResult::lyapunov};
 
 // A config of the backend tests, and what another backend must reproduce of it (beside status
 // and event count) and how closely.
@@ -177,6 +179,46 @@ std::vector<BackendCase> mixed_cases() {
                                             {"param": "S12", "min": -0.9, "max": 0.9, "n": 4}]},
           "stop": {"t_max": 50.0}, "options": {"precision": "float"}})",
        {{kExitTime, kExitArc}, kCudaFloatRimAgreement}},
+      // the newest paths of the rolling tables: holes in the edge, noisy edges (the same noise
+      // paths from (seed, trajectory, realisation) on either backend), the tangent dynamics
+      // (3 passages of the Sinai table: 6 amplify FMA round-off to 3e-6), and the rubber ball
+      // with the contact-force observables (not compared: their extremes are sampled at the
+      // integrator's step points, which FMA contraction moves; 4e-3 in normal_force_min)
+      {R"({"system": "roll4:stadium", "parameters": {"eta": 0.5, "r": 0.1},
+          "initial": {"x1": 0.3, "x2": 0.2, "v2": 1.0},
+          "scan": {"type": "grid", "axes": [{"param": "v1", "min": -1.2, "max": 1.2, "n": 10},
+                                            {"param": "S12", "min": -0.8, "max": 0.8, "n": 10}]},
+          "stop": {"max_events": 6, "t_max": 20.0, "holes": [[0.30, 0.35], [0.8, 0.9]]},
+          "observables": ["status", "events", "t_end", "escape_time", "hole"]})",
+       {{kTEnd, kEscapeTime, kHole}, kCudaAgreement}},
+      {R"({"system": "roll3:stadium", "parameters": {"eta": 0.5, "r": 0.1, "noise": 2, "noise_sigma": 0.3,
+            "noise_tau": 0.2, "noise_dt": 0.001},
+          "initial": {"x1": 0.3, "x2": 0.2, "v2": 1.0},
+          "scan": {"type": "grid", "axes": [{"param": "v1", "min": -1.2, "max": 1.2, "n": 8},
+                                            {"param": "realisation", "min": 0, "max": 3, "n": 4}]},
+          "stop": {"max_events": 4, "t_max": 20.0},
+          "observables": ["status", "events", "t_end", "z_final", "exit_time", "exit_arc"]})",
+       {{kTEnd, kExitTime, kExitArc}, kCudaAgreement}},
+      {R"({"system": "roll4:disc", "parameters": {"eta": 0.5, "r": 0.3, "g_effective": 1.0, "noise": 1,
+            "noise_sigma": 0.3, "noise_tau": 0.2, "noise_dt": 0.001},
+          "initial": {"x1": 0.2, "S12": 0.61, "S23": -1.0},
+          "scan": {"type": "grid", "axes": [{"param": "v1", "min": -2, "max": 1, "n": 6},
+                                            {"param": "realisation", "min": 0, "max": 3, "n": 4}]},
+          "stop": {"max_events": 6, "t_max": 20.0}})",
+       {{kTEnd, kZFinal}, kCudaAgreement}},
+      {R"({"system": "roll3:sinai", "parameters": {"eta": 0.5, "r": 0.1},
+          "initial": {"x1": 0.6, "x2": 0.1, "v2": 1.0},
+          "scan": {"type": "grid", "axes": [{"param": "v1", "min": -1, "max": 1, "n": 10},
+                                            {"param": "S12", "min": -0.5, "max": 0.5, "n": 10}]},
+          "stop": {"max_events": 3, "t_max": 20.0}, "observables": ["status", "events", "t_end", "lyapunov"]})",
+       {{kTEnd, kLyapunov}, kCudaAgreement}},
+      {R"({"system": "roll4:stadium", "parameters": {"eta": 0.5, "r": 0.1, "g_effective": 0.5, "no_twist": 1},
+          "initial": {"x2": 0.2, "v3": 0.2},
+          "scan": {"type": "grid", "axes": [{"param": "x1", "min": -1.5, "max": 1.5, "n": 10},
+                                            {"param": "v2", "min": -1, "max": 1, "n": 10}]},
+          "stop": {"max_events": 6, "t_max": 20.0},
+          "observables": ["status", "events", "t_end", "z_final", "normal_force_min"]})",
+       {{kTEnd, kZFinal}, kCudaAgreement}},
   };
   std::vector<BackendCase> out;
   for (const auto& [text, agreement] : cases) out.push_back({json::parse(text), agreement.first, agreement.second});
