@@ -8,7 +8,10 @@
 # library linked in, without MPI, stripped; lib/ with the shared libraries they need beyond the
 # C library (libgomp, libpng, zlib; run with LD_LIBRARY_PATH=DIR/lib, as gpu_check.sh does); and
 # BUILD_INFO (commit, compilers, flags, the newest glibc symbol version each file needs).
-# Pass it to the device run with `carry`; it is about 25 MiB.
+# Pass it to the device run with `carry`. Each program holds all the kernels' device code (sm_90
+# code and PTX, ~38 MiB), so the bundle is ~92 MiB, over the 64 MiB one device call carries:
+# carry bin/test_backends (with lib/ and BUILD_INFO) in one call and bin/skipstone (with lib/
+# and BUILD_INFO) in the next, and pick gpu_check.sh's steps with GPU_CHECK_STEPS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bundle="${1:-gpu-bundle}"
