@@ -720,6 +720,49 @@ TEST(RollTables, SinaiBallLargerThanTheHoleIsRejected) {
   EXPECT_THROW(testing::config_from(cfg), ConfigError);
 }
 
+// A plate start exactly on the wall, moving out of the table, starts its edge passage at once:
+// it runs as the start moved inwards by 1e-12 (which reaches the wall by a flight), where it
+// had ended as an integrator failure (the flight solve rejects the root at t = 0).
+TEST(RollTables, StartOnTheWallMovingOutPassesOverTheEdgeAtOnce) {
+  constexpr double kInward = 1e-12;
+  constexpr double kSameStart = 1e-8;  // that displacement, amplified over a few passages
+  struct WallStart {
+    const char* table;
+    json size;
+    double x1, x2, n1, n2;  // the wall point and its outward normal
+  };
+  const double c = std::cos(0.3), sn = std::sin(0.3);
+  const std::vector<WallStart> starts = {
+      {"disc", {{"R", 1.0}}, c, sn, c, sn},
+      {"stadium", {{"half_length", 1.0}, {"R", 1.0}}, 1.0 + c, sn, c, sn},
+      {"stadium", {{"half_length", 1.0}, {"R", 1.0}}, 0.4, 1.0, 0.0, 1.0},
+      {"ellipse", {{"a", 2.0}, {"b", 1.0}}, 2.0, 0.0, 1.0, 0.0},
+      {"polygon", {{"vertices", {{1.0, 0.0}, {0.0, 1.0}, {-1.0, 0.0}, {0.0, -1.0}}}}, 0.5, 0.5, std::sqrt(0.5),
+       std::sqrt(0.5)}};
+  for (const WallStart& w : starts)
+    for (bool roll4 : {false, true}) {
+      const std::string system = std::string(roll4 ? "roll4:" : "roll3:") + w.table;
+      const TableCase tc{w.table, w.size, {}, 0.0, 0.0};
+      // moving out along the normal and along the wall, with spin
+      const double v1 = 0.6 * w.n1 - 0.5 * w.n2, v2 = 0.6 * w.n2 + 0.5 * w.n1;
+      const FaceStart on{w.x1, w.x2, v1, v2, 0.3, 0.0, 0.2, 0.1, -0.2};
+      FaceStart inside = on;
+      inside.x1 -= kInward * w.n1;
+      inside.x2 -= kInward * w.n2;
+      TrajectoryResult a, b;
+      run<Log3>(rolling_config(system, tc, 0.1, 0.5, on, roll4 ? 0.3 : 0.0, 4.0, roll4), &a);
+      run<Log3>(rolling_config(system, tc, 0.1, 0.5, inside, roll4 ? 0.3 : 0.0, 4.0, roll4), &b);
+      const std::string what = system + " from (" + std::to_string(w.x1) + ", " + std::to_string(w.x2) + ")";
+      EXPECT_EQ(a.status, Status::finished) << what;
+      EXPECT_EQ(b.status, Status::finished) << what;
+      EXPECT_GE(a.events, 1u) << what;
+      EXPECT_EQ(a.events, b.events) << what;
+      EXPECT_NEAR(a.exit_time, b.exit_time, kSameStart) << what;
+      EXPECT_NEAR(a.exit_arc, b.exit_arc, kSameStart) << what;
+      EXPECT_NEAR(a.z_final, b.z_final, kSameStart) << what;
+    }
+}
+
 TEST(RollTables, StartOffThePlateIsMasked) {
   for (const TableCase& c : table_cases()) {
     FaceStart s = c.start;

@@ -55,6 +55,9 @@ struct TableWall {
   static constexpr bool kStateRows = true;  // table_state_row.hpp
   using Piece = EdgeArc;                    // where a start on N^c is (resume)
 
+  // How far inside the wall a plate start moving out counts as on it (time_to_wall).
+  static constexpr double kOnWallDistance = 1e-9;
+
   Table table;
   int last_part;      // the wall part the current flat part starts on (-1: an interior start)
   double q_piece;     // where on its current piece of the wall the passage entered it
@@ -64,7 +67,22 @@ struct TableWall {
   SKIPSTONE_HD bool on_wall() const { return last_part >= 0; }
 
   SKIPSTONE_HD T time_to_wall(const PlateStateT<T>& s, T g_plane, double horizon, int& part) const {
-    const Hit<Vec2> hit = table.next_hit(vec_as<double>(s.p), vec_as<double>(s.u), double(g_plane), last_part, horizon);
+    const Vec2 p = vec_as<double>(s.p), u = vec_as<double>(s.u);
+    const double speed = norm(u);
+    if (last_part < 0 && speed > 0.0) {
+      // The first flight of a plate start, which may lie on the wall moving out: the flight's
+      // root at t = 0 is no crossing ahead of it (the solve then finds none, or the line of
+      // another side of a polygon). The same flight from kOnWallDistance behind the start
+      // crosses the wall outwards within that distance only then: the passage starts now, on
+      // that part of the wall.
+      const double behind = kOnWallDistance / speed;
+      const Hit<Vec2> from_behind = table.next_hit(p - behind * u, u, double(g_plane), -1, horizon + behind);
+      if ((from_behind.kind == HitKind::wall || from_behind.kind == HitKind::corner) && from_behind.t <= 2.0 * behind) {
+        part = from_behind.part;
+        return T(0);
+      }
+    }
+    const Hit<Vec2> hit = table.next_hit(p, u, double(g_plane), last_part, horizon);
     part = hit.kind == HitKind::miss ? kWallMissed : hit.part;
     return hit.kind == HitKind::wall || hit.kind == HitKind::corner ? T(hit.t) : T(INFINITY);
   }
