@@ -33,8 +33,8 @@
 // (v1, v2, S12, phi, q[, v3, S13, S23, x3]), its phi component mapped so; its Euclidean norm in
 // edge coordinates is 1 as well.
 //
-// The run is the plain run's own (TableRollRun): the same steps, the same outputs; only the
-// tangent vector is added. A sink that asks for samples (trace --sample) gets the plain run
+// The run is the plain run's own (TableRollRun): the same steps, the same outputs (the final
+// state row included); only the tangent vector is added. A sink that asks for samples (trace --sample) gets the plain run
 // (disc_output.hpp's exact stops are not followed by the tangent vector).
 #pragma once
 #include <cmath>
@@ -69,6 +69,7 @@ struct RollLyapunovRun {
   template <class Sink>
   SKIPSTONE_HD TrajectoryResult go(const Wall& wall, const RollModel& m, const PlateState& s0, const RollOptions& opt,
                                    Sink& sink, const double* d0 = nullptr, int entry_part = -1) {
+    double* row = table_state_row<Wall>(sink);
     run.start(wall, m, s0, opt, sink);
     for (int i = 0; i < P; ++i) d[i] = d0 ? d0[i] : 1.0 / sqrt(double(P));
     edge_coords = false;
@@ -79,7 +80,7 @@ struct RollLyapunovRun {
     if (entry_part >= 0) run.enter_at_start(entry_part, Y);
     else on_edge = run.fly_to_edge(sink, Y);
     after_flight(on_edge, Y);
-    return passages(sink, Y, on_edge);
+    return passages(sink, Y, on_edge, row);
   }
 
   // One trajectory from the frame state y0 inside a passage on the wall's piece `piece`
@@ -90,6 +91,7 @@ struct RollLyapunovRun {
   SKIPSTONE_HD TrajectoryResult go_on_edge(const Wall& wall, const RollModel& m, const typename Wall::Piece& piece,
                                            const double* y0, const RollOptions& opt, Sink& sink,
                                            const double* d0 = nullptr) {
+    double* row = table_state_row<Wall>(sink);
     double Y[2 * N];
     run.start_on_edge(wall, m, piece, y0, opt, sink, Y);
     for (int i = 0, k = 0; i < N; ++i) {
@@ -104,14 +106,14 @@ struct RollLyapunovRun {
     log_growth = 0.0;
     breaks = 0;
     for (int i = 0; i < N; ++i) Y[N + i] = d[i];
-    return passages(sink, Y, true);
+    return passages(sink, Y, true, row);
   }
 
  private:
   // The passages after a start, from the state and tangent vector in Y (on_edge: a passage from
-  // Y follows), and the exponents at the end.
+  // Y follows), and the exponents at the end; `row` (if not null) receives the state row there.
   template <class Sink>
-  SKIPSTONE_HD TrajectoryResult passages(Sink& sink, double* Y, bool on_edge) {
+  SKIPSTONE_HD TrajectoryResult passages(Sink& sink, double* Y, bool on_edge, double* row) {
     const RollOptions& opt = run.opt;
     while (on_edge) {
       const TSys tsys{run.sys};
@@ -149,6 +151,9 @@ struct RollLyapunovRun {
       rescale();
       on_edge = run.fly_to_edge(sink, Y);
       after_flight(on_edge, Y);
+    }
+    if constexpr (Wall::kStateRows) {
+      if (row) run.write_state_row(Y, row);
     }
     TrajectoryResult res = run.result();
     const double total = log_growth + 0.5 * log(norm2());
