@@ -34,8 +34,9 @@
 // edge coordinates is 1 as well.
 //
 // The run is the plain run's own (TableRollRun): the same steps, the same outputs (the final
-// state row included); only the tangent vector is added. A sink that asks for samples (trace --sample) gets the plain run
-// (disc_output.hpp's exact stops are not followed by the tangent vector).
+// state row included); only the tangent vector is added. A sink that asks for samples (trace
+// --sample) gets the plain run (disc_output.hpp's exact stops are not followed by the tangent
+// vector).
 #pragma once
 #include <cmath>
 #include <cstdint>
