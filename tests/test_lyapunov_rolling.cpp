@@ -2,7 +2,9 @@
 // the variational equations' Jacobian-vector product against central differences of the
 // right-hand side; the tangent map over one edge passage and over a run of several against
 // central differences of the integrated trajectory, and that it fails without the saltation
-// terms; the exponent against Benettin's two-trajectory estimate on the same trajectory; the
+// terms; the same from a start inside an edge passage (a state row on N^c: the tangent vector
+// starts in edge coordinates), and a run split at such a state adding up to the whole run; the
+// exponent against Benettin's two-trajectory estimate on the same trajectory; the
 // integrable roll4:disc without spin coupling (eta = 0: exponent ~ log(t)/t); the mirror
 // x4 -> -x4 (a start on N^- gives the exponent of the mirrored start on N^+); the other
 // observables bit-identical with and without the exponent; the same for the rolling tables
@@ -229,6 +231,169 @@ TEST(RollingTangent, TheTablesMatchFiniteDifferencesOfTheTrajectory) {
   expect_tangent_map("roll3:sinai", table_case<6>(SinaiTable{1.0, 0.25}, 0.0, between_scatterers), 2, 0);
 }
 
+// Starts inside an edge passage (RollLyapunovRun::go_on_edge): the state row of a plain run
+// stopped in the middle of a passage (final_state, table_state_row.hpp), read back as the
+// config's state_file start reads it (table_roll_edge_setup, roll4_disc_edge_setup).
+template <class Wall>
+struct EdgeStart {
+  static constexpr int N = Wall::Sys::N, P = N - 1;
+  typename Wall::Piece piece;
+  double y[N];
+  double t;  // when the run from the face start reached it
+};
+
+// A sink that keeps the final state row.
+struct RowSink : DiscardSink {
+  double row[12];
+  double* take_state_row() { return row; }
+};
+
+// The row's frame state y = (v1, v2, S12, cos phi, sin phi, q[, v3, S13, S23, x3]) with y[5] = q
+// left to the wall: roll4 rows are face, x1, x2, x3, v1, v2, v3, S12, S13, S23, psi, phi and
+// roll3 rows face, x1, x2, v1, v2, S12, psi, phi.
+template <int N>
+void edge_row_state(const double* row, double* y) {
+  const double phi = row[N == 10 ? 11 : 7];
+  if constexpr (N == 10) {
+    const double v[10] = {row[4], row[5], row[7], std::cos(phi), std::sin(phi), 0.0, row[6], row[8], row[9], row[3]};
+    for (int i = 0; i < 10; ++i) y[i] = v[i];
+  } else {
+    const double v[6] = {row[3], row[4], row[5], std::cos(phi), std::sin(phi), 0.0};
+    for (int i = 0; i < 6; ++i) y[i] = v[i];
+  }
+}
+template <class Table, int N>
+void read_edge_row(const TableWall<Table, N, double>& w, const double* row, EdgeStart<TableWall<Table, N, double>>& e) {
+  edge_row_state<N>(row, e.y);
+  const double psi = row[N == 10 ? 10 : 6];
+  double q;
+  e.piece = edge_arc_through(w.table, Vec2{row[1], row[2]}, Vec2{std::cos(psi), std::sin(psi)}, q);
+  e.y[5] = q;
+}
+void read_edge_row(const DiscWall<double>&, const double* row, EdgeStart<DiscWall<double>>& e) {
+  edge_row_state<10>(row, e.y);
+  e.piece = row[10];  // the rim angle of the wall point, y[5] = 0 there
+}
+
+// The edge state a fraction `frac` into the k-th passage of the plain run from c.s0.
+template <class Wall>
+EdgeStart<Wall> mid_passage(const Case<Wall>& c, std::uint64_t k, double frac) {
+  DiscardSink sink;
+  const TrajectoryResult r = run_table_roll(c.wall, c.m, c.s0, options(INFINITY, k), sink);
+  EntryTimes entries;
+  run_table_roll(c.wall, c.m, c.s0, options(INFINITY, k), entries);
+  EXPECT_EQ(entries.t.size(), k);
+  EdgeStart<Wall> e;
+  e.t = entries.t.back() + frac * (r.t_end - entries.t.back());
+  RowSink rows;
+  run_table_roll(c.wall, c.m, c.s0, options(e.t), rows);
+  EXPECT_EQ(rows.row[0], 0.0);
+  read_edge_row(c.wall, rows.row, e);
+  return e;
+}
+
+// The plain run from the frame state y0 on e's piece (run_table_roll_on_edge, with its end).
+template <class Wall, class Sink>
+TrajectoryResult plain_on_edge(const Case<Wall>& c, const EdgeStart<Wall>& e, const double* y0, const RollOptions& opt,
+                               Sink& sink, RollEnd* end = nullptr) {
+  TableRollRun<Wall> run;
+  double y[EdgeStart<Wall>::N];
+  run.start_on_edge(c.wall, c.m, e.piece, y0, opt, sink, y);
+  return table_roll_passages(run, y, true, sink, end, nullptr);
+}
+
+// The middle of the flight after the k-th passage from the edge start (the first one, which the
+// start is inside, counts).
+template <class Wall>
+double mid_flight_after(const Case<Wall>& c, const EdgeStart<Wall>& e, std::uint64_t k) {
+  DiscardSink sink;
+  const TrajectoryResult r = plain_on_edge(c, e, e.y, options(INFINITY, k), sink);
+  EXPECT_EQ(r.events, k);
+  EntryTimes entries;
+  plain_on_edge(c, e, e.y, options(INFINITY, k + 1), entries);
+  EXPECT_EQ(entries.t.size(), k);
+  return 0.5 * (r.t_end + entries.t.back());
+}
+
+// The passage's natural coordinates (v1, v2, S12, phi, q[, v3, S13, S23, x3]) of a frame state,
+// and back (cos phi, sin phi on the circle).
+template <int N>
+void to_natural(const double* y, double* z) {
+  for (int i = 0, k = 0; i < N; ++i)
+    if (i != 4) z[k++] = i == 3 ? std::atan2(y[4], y[3]) : y[i];
+}
+template <int N>
+void from_natural(const double* z, double* y) {
+  for (int i = 0, k = 0; i < N; ++i) {
+    if (i == 4) continue;
+    y[i] = z[k++];
+  }
+  y[3] = std::cos(z[3]);
+  y[4] = std::sin(z[3]);
+}
+
+// max over the columns |J_tangent e_i - J_fd e_i| / max |J_fd e_i| of the map from the edge
+// start (natural coordinates) to t_max (plate coordinates, on a flat part).
+template <class Wall>
+double edge_jacobian_mismatch(const Case<Wall>& c, const EdgeStart<Wall>& e, double t_max, bool saltation,
+                              std::uint64_t* breaks = nullptr) {
+  constexpr int N = EdgeStart<Wall>::N, P = N - 1;
+  constexpr double h = 1e-6;
+  double z0[P], worst = 0.0, scale = 0.0;
+  to_natural<N>(e.y, z0);
+  for (int i = 0; i < P; ++i) {
+    double fpm[2][kP];
+    for (int side = 0; side < 2; ++side) {
+      double z[P], y[N];
+      for (int k = 0; k < P; ++k) z[k] = z0[k];
+      z[i] += side == 0 ? h : -h;
+      from_natural<N>(z, y);
+      DiscardSink sink;
+      RollEnd end;
+      plain_on_edge(c, e, y, options(t_max), sink, &end);
+      EXPECT_TRUE(end.on_plate);
+      to_plate(end.state, fpm[side]);
+    }
+    double d0[P] = {};
+    d0[i] = 1.0;
+    RollLyapunovRun<Wall> lr;
+    lr.renormalise = false;
+    lr.saltation = saltation;
+    DiscardSink sink;
+    lr.go_on_edge(c.wall, c.m, e.piece, e.y, options(t_max), sink, d0);
+    EXPECT_FALSE(lr.edge_coords);
+    if (breaks) *breaks = lr.breaks;
+    for (int k = 0; k < P; ++k) {
+      const double fd = (fpm[0][k] - fpm[1][k]) / (2.0 * h);
+      worst = std::fmax(worst, std::fabs(lr.d[k] - fd));
+      scale = std::fmax(scale, std::fabs(fd));
+    }
+  }
+  return worst / scale;
+}
+
+// The edge start `frac` into the k-th passage from c.s0, over `passages` passages from there.
+template <class Wall>
+void expect_edge_tangent_map(const char* name, const Case<Wall>& c, std::uint64_t k, double frac,
+                             std::uint64_t passages, std::uint64_t min_breaks) {
+  const EdgeStart<Wall> e = mid_passage(c, k, frac);
+  const double t = mid_flight_after(c, e, passages);
+  std::uint64_t breaks = 0;
+  const double with = edge_jacobian_mismatch(c, e, t, true, &breaks), without = edge_jacobian_mismatch(c, e, t, false);
+  std::cout << name << ", from inside a passage (phi " << std::atan2(e.y[4], e.y[3]) << "), " << passages
+            << " passages (t = " << t << ", " << breaks << " breaks): relative mismatch " << with
+            << ", without saltation " << without << "\n";
+  EXPECT_GE(breaks, min_breaks) << name;
+  EXPECT_LT(with, kJacobianTolerance) << name;
+  EXPECT_GT(without, kSaltationEffect) << name;
+}
+
+TEST(RollingTangent, AStartInsideAPassageMatchesFiniteDifferencesOfTheTrajectory) {
+  expect_edge_tangent_map("roll4:stadium", table_case<10>(StadiumTable{1.0, 1.0}, 0.3, kAlongTheWall), 1, 0.1, 4, 1);
+  expect_edge_tangent_map("roll3:ellipse", table_case<6>(EllipseTable{2.0, 1.0}, 0.0), 2, 0.5, 4, 0);
+  expect_edge_tangent_map("roll4:disc", disc_case(kModel), 2, 0.5, 4, 0);
+}
+
 // The exponent of the run from s0 to t_max (start vector d0, or the uniform one).
 template <class Wall>
 TrajectoryResult lyapunov_run(const Case<Wall>& c, const PlateState& s0, double t_max, const double* d0 = nullptr) {
@@ -238,6 +403,50 @@ TrajectoryResult lyapunov_run(const Case<Wall>& c, const PlateState& s0, double 
 }
 TrajectoryResult lyapunov_run(const DiscRollModel& m, const PlateState& s0, double t_max) {
   return lyapunov_run(disc_case(m), s0, t_max);
+}
+
+// A run to 2T split at T inside a passage: the run to T (ending on N^c, its tangent vector in
+// edge coordinates) and the run from its edge state with that vector (in natural coordinates,
+// normalised) for another T add up to the whole run's sum of logs, lambda(2T) 2T. They differ
+// by the continued trajectory's other GBS steps (rtol = atol = 1e-12), grown over the passages
+// after T. Measured: 1.7e-13 (roll4:stadium), 4.0e-13 (roll3:ellipse), 6.8e-14 (roll4:disc).
+constexpr double kContinuedSumTolerance = 1e-10;
+// The tangent vector on N^c stays tangent to the circle (cos phi, sin phi): its radial part,
+// relative to its norm, is the integrator's error. Measured: at most 9.3e-14.
+constexpr double kTangentToCircleTolerance = 1e-10;
+
+template <class Wall>
+void expect_continued_exponent(const char* name, const Case<Wall>& c, std::uint64_t k, double frac) {
+  constexpr int N = EdgeStart<Wall>::N, P = N - 1;
+  const EdgeStart<Wall> e = mid_passage(c, k, frac);
+  const double T = e.t;
+  DiscardSink sink;
+  RollLyapunovRun<Wall> a, b, whole;
+  const TrajectoryResult ra = a.go(c.wall, c.m, c.s0, options(T), sink);
+  ASSERT_TRUE(a.edge_coords) << name;
+  const double cphi = e.y[3], sphi = e.y[4];
+  double dz[P], n2 = 0.0;
+  for (int i = 0, j = 0; i < N; ++i)
+    if (i != 4) dz[j++] = i == 3 ? -sphi * a.d[3] + cphi * a.d[4] : a.d[i];
+  for (double v : dz) n2 += v * v;
+  const double radial = std::fabs(cphi * a.d[3] + sphi * a.d[4]) / std::sqrt(n2);
+  for (double& v : dz) v /= std::sqrt(n2);
+  const TrajectoryResult rb = b.go_on_edge(c.wall, c.m, e.piece, e.y, options(T), sink, dz);
+  const TrajectoryResult rw = whole.go(c.wall, c.m, c.s0, options(2.0 * T), sink);
+  EXPECT_EQ(ra.events + rb.events, rw.events) << name;
+  const double split = ra.lyapunov * T + rb.lyapunov * T, total = rw.lyapunov * 2.0 * T;
+  std::cout << name << ": T " << T << ", " << rw.events << " passages to 2T: sum of logs " << total
+            << ", split at T inside a passage " << split << " (difference " << std::fabs(split - total)
+            << "), radial part at T " << radial << "\n";
+  EXPECT_LT(radial, kTangentToCircleTolerance) << name;
+  EXPECT_NEAR(split, total, kContinuedSumTolerance) << name;
+  EXPECT_GT(std::fabs(rb.lyapunov * T), 1e-3) << name;  // the second half grows the vector
+}
+
+TEST(RollingLyapunov, ARunSplitInsideAPassageAddsUpToTheWholeRun) {
+  expect_continued_exponent("roll4:stadium", table_case<10>(StadiumTable{1.0, 1.0}, 0.3, kAlongTheWall), 3, 0.4);
+  expect_continued_exponent("roll3:ellipse", table_case<6>(EllipseTable{2.0, 1.0}, 0.0), 3, 0.5);
+  expect_continued_exponent("roll4:disc", disc_case(kModel), 3, 0.5);
 }
 
 // Benettin's estimate from a neighbour at distance eps, both restarted from their plate states

@@ -4,9 +4,10 @@
 // an edge passage (face 0), and the passages counted once (events add up); rows fed back with a
 // t_max of one rounding come back as they were; the CPU backend's lanes (a run without
 // final_state) start from edge rows as the one-trajectory kernel does, bit for bit; chunks give
-// the same final_state.npy; bad rows exit 2 naming initial.file (edge rows too, with the
-// Lyapunov exponents or noise, which start on a face only); the preset pair
-// continue_roll3_stadium_a/_b runs.
+// the same final_state.npy; the Lyapunov exponents start from edge rows too (finite on every
+// row, the face rows' as from a file of those rows alone, the final states those of the plain
+// run); bad rows exit 2 naming initial.file (edge rows too, with noise, whose constraints start
+// on a face only); the preset pair continue_roll3_stadium_a/_b runs.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -194,19 +195,63 @@ TEST_F(StateFileRollingTest, BadRowsExit2NamingTheKey) {
     EXPECT_NE(r.err.find("initial.file"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find(b.says), std::string::npos) << r.err;
   }
-  // an edge row (face 0) where the run starts on a face only: with the Lyapunov exponents, with noise
+  // an edge row (face 0) with noise, whose constraints start on a face only; the Lyapunov
+  // exponents start there
   std::vector<double> edge_row = {1.0, 0.0, 0.0, 1.0, 0.0, 0.3, 0.0, 0.0, 0.0, 1.05, 0.0, 0.7, 0.2, 0.3, 0.0, 1.2};
   skipstone::io::write_npy(dir_ / "edge.npy", edge_row, {2, 8});
   const Case noisy{"roll3_stadium", R"("system": "roll3:stadium", "parameters": {"half_length": 1.0, "R": 1.0, "r": 0.1,
       "gamma": 0.6325, "noise": 2, "noise_sigma": 0.1})", "", 1.0};
-  const std::pair<std::string, std::string> refused[] = {
-      {config(c, from_file(dir_ / "edge.npy"), 1.0, R"(["status", "lyapunov"])"), "the Lyapunov exponents"},
-      {config(noisy, from_file(dir_ / "edge.npy"), 1.0), "the noisy constraints"}};
-  for (const auto& [text, what] : refused) {
-    const CliResult r = run(write_config("edge.json", text), dir_ / "edge", "--backend cpu");
-    EXPECT_EQ(r.rc, 2) << r.err;
-    EXPECT_NE(r.err.find("initial.file"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("row 1 lies inside an edge passage (face 0), where " + what), std::string::npos) << r.err;
+  const CliResult r = run(write_config("edge.json", config(noisy, from_file(dir_ / "edge.npy"), 1.0)), dir_ / "edge", "--backend cpu");
+  EXPECT_EQ(r.rc, 2) << r.err;
+  EXPECT_NE(r.err.find("initial.file"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("row 1 lies inside an edge passage (face 0), where the noisy constraints"), std::string::npos) << r.err;
+  const CliResult lyap = run(write_config("edge_lyapunov.json", config(c, from_file(dir_ / "edge.npy"), 1.0, R"(["status", "lyapunov"])")),
+                             dir_ / "edge_lyapunov", "--backend cpu");
+  EXPECT_EQ(lyap.rc, 0) << describe(lyap);
+}
+
+// A run's final states, some inside an edge passage, continued with the Lyapunov exponents
+// (RollLyapunovRun::go_on_edge for the edge rows): every row has a finite exponent; the face
+// rows' are those of a file of the face rows alone, bit for bit; the final states and events are
+// the plain continuation's (the tangent vector rides along the same steps).
+TEST_F(StateFileRollingTest, TheLyapunovExponentsContinueFromEdgeRows) {
+  const std::string observables = R"(["status", "events", "lyapunov", "lyapunov_per_event", "final_state"])";
+  for (const Case& c : {kCases[0], kCases[3], kCases[4]}) {
+    const std::string n = c.name;
+    ASSERT_EQ(run(write_config(n + "_a.json", config(c, c.start, c.half)), dir_ / (n + "_a"), "--backend cpu").rc, 0) << n;
+    const fs::path rows = dir_ / (n + "_a") / "final_state.npy";
+    const CliResult b = run(write_config(n + "_b.json", config(c, from_file(rows), c.half, observables)), dir_ / (n + "_b"),
+                            "--backend cpu");
+    ASSERT_EQ(b.rc, 0) << n << describe(b);
+    ASSERT_EQ(run(write_config(n + "_plain.json", config(c, from_file(rows), c.half)), dir_ / (n + "_plain"), "--backend cpu").rc, 0)
+        << n;
+    std::vector<std::size_t> shape;
+    const std::vector<double> in = npy_values<double>(rows, &shape);
+    const std::size_t cols = shape[1];
+    const std::vector<double> lyap = npy_values<double>(dir_ / (n + "_b") / "lyapunov.npy");
+    const std::vector<double> per_event = npy_values<double>(dir_ / (n + "_b") / "lyapunov_per_event.npy");
+    const std::vector<std::int64_t> events = npy_values<std::int64_t>(dir_ / (n + "_b") / "events.npy");
+    ASSERT_EQ(lyap.size(), shape[0]) << n;
+    std::vector<double> face_rows;
+    std::vector<double> face_lyap;
+    int on_edge = 0;
+    for (std::size_t i = 0; i < shape[0]; ++i) {
+      EXPECT_TRUE(std::isfinite(lyap[i])) << n << " row " << i;
+      if (events[i] > 0) EXPECT_TRUE(std::isfinite(per_event[i])) << n << " row " << i;
+      if (in[i * cols] == 0.0) {
+        ++on_edge;
+        continue;
+      }
+      face_rows.insert(face_rows.end(), in.begin() + i * cols, in.begin() + (i + 1) * cols);
+      face_lyap.push_back(lyap[i]);
+    }
+    EXPECT_GE(on_edge, 2) << n;
+    skipstone::io::write_npy(dir_ / (n + "_faces.npy"), face_rows, {face_lyap.size(), cols});
+    ASSERT_EQ(run(write_config(n + "_f.json", config(c, from_file(dir_ / (n + "_faces.npy")), c.half, observables)),
+                  dir_ / (n + "_f"), "--backend cpu").rc, 0) << n;
+    EXPECT_EQ(npy_values<double>(dir_ / (n + "_f") / "lyapunov.npy"), face_lyap) << n;
+    for (const char* f : {"final_state.npy", "events.npy", "status.npy"})
+      EXPECT_EQ(read_text(dir_ / (n + "_b") / f), read_text(dir_ / (n + "_plain") / f)) << n << " " << f;
   }
 }
 

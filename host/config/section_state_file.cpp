@@ -91,18 +91,15 @@ void read_state_file(JsonReader& init, RunConfig& rc) {
 }
 
 void check_edge_rows(const RunConfig& rc) {
-  if (!rc.state_rows) return;
-  const bool noisy = rc.spec.params[P_NOISE] != 0.0, lyapunov = rc.spec.lyapunov_vectors > 0;
-  if (!noisy && !lyapunov) return;
+  if (!rc.state_rows || rc.spec.params[P_NOISE] == 0.0) return;
   const std::size_t columns = rc.state.params.size(), rows = rc.state_rows->size() / columns;
   for (std::size_t c = 0; c < columns; ++c) {
     if (rc.state.params[c] != P_FACE) continue;
     for (std::size_t r = 0; r < rows; ++r)
       if ((*rc.state_rows)[r * columns + c] == 0.0)
-        throw ConfigError("initial.file", "row " + std::to_string(r) + " lies inside an edge passage (face 0), where " +
-                                              (noisy ? "the noisy constraints (parameters.noise)" : "the Lyapunov exponents") +
-                                              " cannot start: they start on a face; allowed: rows with face 1 or -1, "
-                                              "or a run without " + (noisy ? "noise" : "them"));
+        throw ConfigError("initial.file", "row " + std::to_string(r) + " lies inside an edge passage (face 0), where "
+                                          "the noisy constraints (parameters.noise) cannot start: they start on a face; "
+                                          "allowed: rows with face 1 or -1, or a run without noise");
   }
 }
 

@@ -251,21 +251,31 @@ SKIPSTONE_HD TrajectoryResult with_table_roll_start(const ScanSpec& spec, const 
   return res;
 }
 
-// One trajectory of a scan point that starts on the edge (table_roll_edge_setup), in scalar type T.
-template <int N, TableKind TK, class T, class Sink>
-SKIPSTONE_HD TrajectoryResult simulate_table_roll_on_edge(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
+// run(table, m, opt, arc, y) on the table of a scan point that starts on the edge
+// (table_roll_edge_setup: the piece arc, the frame state y in double); the masked result where
+// the start is not valid.
+template <int N, TableKind TK, class Run>
+SKIPSTONE_HD TrajectoryResult with_table_roll_edge_start(const ScanSpec& spec, const ScanPoint& pt, Run&& run) {
   TrajectoryResult res = masked_result();
   with_plane_table_of<TK>(spec, pt, [&](const auto& table) {
     RollModel m;
     RollOptions opt;
     EdgeArc arc;
     double y[N];
-    if (!table_roll_edge_setup<N>(table, spec, pt, m, opt, arc, y)) return;
-    T yt[N];
-    for (int i = 0; i < N; ++i) yt[i] = T(y[i]);
-    res = run_table_roll_on_edge(table_wall<N, T>(table), roll_model_as<T>(m), arc, yt, opt, sink);
+    if (table_roll_edge_setup<N>(table, spec, pt, m, opt, arc, y)) res = run(table, m, opt, arc, y);
   });
   return res;
+}
+
+// One trajectory of a scan point that starts on the edge (table_roll_edge_setup), in scalar type T.
+template <int N, TableKind TK, class T, class Sink>
+SKIPSTONE_HD TrajectoryResult simulate_table_roll_on_edge(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
+  return with_table_roll_edge_start<N, TK>(spec, pt, [&](const auto& table, const RollModel& m, const RollOptions& opt,
+                                                         const EdgeArc& arc, const double* y) {
+    T yt[N];
+    for (int i = 0; i < N; ++i) yt[i] = T(y[i]);
+    return run_table_roll_on_edge(table_wall<N, T>(table), roll_model_as<T>(m), arc, yt, opt, sink);
+  });
 }
 
 // One roll3:<table> (N = 6) or roll4:<table> (N = 10) trajectory of a scan point, in scalar

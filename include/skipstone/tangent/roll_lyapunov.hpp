@@ -26,9 +26,17 @@
 // coordinates (1, ..., 1) / sqrt(N - 1), and it is not projected off them: on an integrable
 // table the exponent then decays like log(t)/t (tested on roll4:disc).
 //
-// The run is the plain run's own (TableRollRun): the same steps, the same outputs; only the
-// tangent vector is added. A sink that asks for samples (trace --sample) gets the plain run
-// (disc_output.hpp's exact stops are not followed by the tangent vector).
+// A start on N^c (a state row inside an edge passage: go_on_edge) starts the vector in edge
+// coordinates. The frame state has N components with (y[3], y[4]) = (cos phi, sin phi) on the
+// unit circle, so a tangent vector there has (d[3], d[4]) = (-sin phi, cos phi) dphi: the start
+// vector is the uniform one (1, ..., 1) / sqrt(N - 1) in the passage's natural coordinates
+// (v1, v2, S12, phi, q[, v3, S13, S23, x3]), its phi component mapped so; its Euclidean norm in
+// edge coordinates is 1 as well.
+//
+// The run is the plain run's own (TableRollRun): the same steps, the same outputs (the final
+// state row included); only the tangent vector is added. A sink that asks for samples (trace
+// --sample) gets the plain run (disc_output.hpp's exact stops are not followed by the tangent
+// vector).
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -62,6 +70,7 @@ struct RollLyapunovRun {
   template <class Sink>
   SKIPSTONE_HD TrajectoryResult go(const Wall& wall, const RollModel& m, const PlateState& s0, const RollOptions& opt,
                                    Sink& sink, const double* d0 = nullptr, int entry_part = -1) {
+    double* row = table_state_row<Wall>(sink);
     run.start(wall, m, s0, opt, sink);
     for (int i = 0; i < P; ++i) d[i] = d0 ? d0[i] : 1.0 / sqrt(double(P));
     edge_coords = false;
@@ -72,6 +81,41 @@ struct RollLyapunovRun {
     if (entry_part >= 0) run.enter_at_start(entry_part, Y);
     else on_edge = run.fly_to_edge(sink, Y);
     after_flight(on_edge, Y);
+    return passages(sink, Y, on_edge, row);
+  }
+
+  // One trajectory from the frame state y0 inside a passage on the wall's piece `piece`
+  // (TableRollRun::start_on_edge) with the start tangent d0 in the passage's natural coordinates
+  // (v1, v2, S12, phi, q[, v3, S13, S23, x3]; nullptr: the uniform vector), carried into edge
+  // coordinates (the header comment); the run's result with the exponents.
+  template <class Sink>
+  SKIPSTONE_HD TrajectoryResult go_on_edge(const Wall& wall, const RollModel& m, const typename Wall::Piece& piece,
+                                           const double* y0, const RollOptions& opt, Sink& sink,
+                                           const double* d0 = nullptr) {
+    double* row = table_state_row<Wall>(sink);
+    double Y[2 * N];
+    run.start_on_edge(wall, m, piece, y0, opt, sink, Y);
+    for (int i = 0, k = 0; i < N; ++i) {
+      if (i == 4) continue;  // (d[3], d[4]) from the phi component d0[3]
+      d[i] = d0 ? d0[k] : 1.0 / sqrt(double(P));
+      ++k;
+    }
+    const double dphi = d[3];
+    d[3] = -y0[4] * dphi;
+    d[4] = y0[3] * dphi;
+    edge_coords = true;
+    log_growth = 0.0;
+    breaks = 0;
+    for (int i = 0; i < N; ++i) Y[N + i] = d[i];
+    return passages(sink, Y, true, row);
+  }
+
+ private:
+  // The passages after a start, from the state and tangent vector in Y (on_edge: a passage from
+  // Y follows), and the exponents at the end; `row` (if not null) receives the state row there.
+  template <class Sink>
+  SKIPSTONE_HD TrajectoryResult passages(Sink& sink, double* Y, bool on_edge, double* row) {
+    const RollOptions& opt = run.opt;
     while (on_edge) {
       const TSys tsys{run.sys};
       RimStepper<K, TSys, double> stepper;
@@ -109,6 +153,9 @@ struct RollLyapunovRun {
       on_edge = run.fly_to_edge(sink, Y);
       after_flight(on_edge, Y);
     }
+    if constexpr (Wall::kStateRows) {
+      if (row) run.write_state_row(Y, row);
+    }
     TrajectoryResult res = run.result();
     const double total = log_growth + 0.5 * log(norm2());
     res.lyapunov = res.t_end > 0.0 ? total / res.t_end : NAN;
@@ -116,7 +163,6 @@ struct RollLyapunovRun {
     return res;
   }
 
- private:
   SKIPSTONE_HD int dim() const { return edge_coords ? N : P; }
   SKIPSTONE_HD double norm2() const {
     double s = 0.0;

@@ -2,7 +2,9 @@
 // where a junction point lies and how its frame moves along the wall coordinate q (EdgeFrame,
 // tangent/roll_junction.hpp), and the trajectory of a scan point that asks for the exponent
 // (double only), for roll4:disc (its closed-form circle, disc_wall.hpp) and the rolling tables
-// roll3:<table>, roll4:<table> (table_wall.hpp, every table through its wall pieces).
+// roll3:<table>, roll4:<table> (table_wall.hpp, every table through its wall pieces); a state
+// row inside an edge passage (face 0) starts there, its tangent vector in edge coordinates
+// (RollLyapunovRun::go_on_edge).
 #pragma once
 #include "skipstone/rolling/disc_wall.hpp"
 #include "skipstone/rolling/roll4_disc.hpp"
@@ -30,29 +32,43 @@ SKIPSTONE_HD SKIPSTONE_INLINE EdgeFrame junction_frame(const TableWall<Table, N,
   return {e.b, e.e1, e.e2, -kn / C, kd / C};
 }
 
-// One roll4:disc trajectory of a scan that asks for the exponent. A sink that asks for samples
-// gets the plain run (roll_lyapunov.hpp).
+// One roll4:disc trajectory of a scan that asks for the exponent; an edge row starts at its rim
+// angle theta (roll4_disc_edge_setup). A sink that asks for samples gets the plain run
+// (roll_lyapunov.hpp).
 template <class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_roll4_disc_lyapunov(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
   if constexpr (wants_samples<Sink>::value) {
     return simulate_roll4_disc<double>(spec, pt, sink);
   } else {
     DiscRollModel m;
-    PlateState s;
     RollOptions opt;
-    if (!roll4_disc_setup(spec, pt, m, s, opt)) return masked_result();
     RollLyapunovRun<DiscWall<double>> lr;
+    if (spec.start == StartKind::state && pt.p[P_FACE] == 0.0) {
+      double theta, y[10];
+      if (!roll4_disc_edge_setup(spec, pt, m, opt, theta, y)) return masked_result();
+      return lr.go_on_edge(DiscWall<double>{m.R, 0.0, false}, RollModel{m.r, m.eta, m.G, m.g}, theta, y, opt, sink);
+    }
+    PlateState s;
+    if (!roll4_disc_setup(spec, pt, m, s, opt)) return masked_result();
     return lr.go(DiscWall<double>{m.R, 0.0, false}, RollModel{m.r, m.eta, m.G, m.g}, s, opt, sink);
   }
 }
 
 // One roll3:<table> (N = 6) or roll4:<table> (N = 10) trajectory of a scan that asks for the
-// exponent.
+// exponent; an edge row starts on the piece of the wall through its wall point
+// (table_roll_edge_setup).
 template <int N, TableKind TK, class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_table_roll_lyapunov(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
   if constexpr (wants_samples<Sink>::value) {
     return simulate_table_roll<N, TK>(spec, pt, sink);
   } else {
+    if (spec.start == StartKind::state && pt.p[P_FACE] == 0.0)
+      return with_table_roll_edge_start<N, TK>(spec, pt, [&](const auto& table, const RollModel& m,
+                                                             const RollOptions& opt, const EdgeArc& arc,
+                                                             const double* y) {
+        RollLyapunovRun<TableWall<std::decay_t<decltype(table)>, N, double>> lr;
+        return lr.go_on_edge(table_wall<N>(table), m, arc, y, opt, sink);
+      });
     return with_table_roll_start<N, TK>(spec, pt, [&](const auto& table, const RollModel& m, const PlateState& s,
                                                       const RollOptions& opt, int entry_part) {
       RollLyapunovRun<TableWall<std::decay_t<decltype(table)>, N, double>> lr;
