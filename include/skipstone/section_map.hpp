@@ -20,7 +20,8 @@
 // (for_each_step_crossing) and solved on the re-integrated states, to the exit's time resolution
 // (ScalarConstants<T>::rim_newton (1 + t)): on the plane to round-off times the speed, on the
 // trajectory to the integrator's tolerance. The row at such a crossing is the trace's edge row
-// (disc_output.hpp: the centre, and the frame state's velocity and spin).
+// (disc_output.hpp) with the centre's velocity in place of the frame's: the centre, its
+// velocity, the frame's spin.
 //
 // The closed-form rolling models roll3:strip, roll4:planes (every segment of the stadium) and
 // roll3:inside-cylinder (every turn about the axis) report curves instead (report_curve): a

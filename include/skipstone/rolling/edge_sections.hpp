@@ -18,6 +18,9 @@
 // stopped there computes it, to the time resolution of the exit's search
 // (ScalarConstants<T>::rim_newton (1 + t), in T).
 #pragma once
+#include <cmath>
+#include <type_traits>
+
 #include "skipstone/final_state.hpp"
 #include "skipstone/precision.hpp"
 #include "skipstone/rolling/disc_output.hpp"

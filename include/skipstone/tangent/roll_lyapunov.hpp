@@ -72,10 +72,12 @@ struct RollLyapunovRun {
     if (entry_part >= 0) run.enter_at_start(entry_part, Y);
     else on_edge = run.fly_to_edge(sink, Y);
     after_flight(on_edge, Y);
+    EdgeSectionOf<Sink, Wall> section;  // the section's search of the steps (the state part of Y)
+    if constexpr (has_on_flight<Sink>::value) section.rtol = opt.rtol, section.atol = opt.atol;
     while (on_edge) {
       const TSys tsys{run.sys};
       RimStepper<K, TSys, double> stepper;
-      EdgeSteps<Sink, Wall> steps_sink = run.edge_steps(sink);
+      EdgeSteps<Sink, Wall> steps_sink = run.edge_steps(sink, &section);
       stepper.start(tsys, Y, run.t_left(), run.steps_left(), steps_sink);
       double h, y_step[2 * N];
       while (stepper.next_step(h)) {
