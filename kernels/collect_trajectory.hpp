@@ -38,6 +38,10 @@ struct CollectSink : BoundarySink {
   SKIPSTONE_HD void on_curve(double t0, double tau, const Curve& c) {
     if (section.plane) section.on_curve(t0, tau, c);
   }
+  template <class Step>
+  SKIPSTONE_HD void on_step_curve(double t0, double h, const Step& step) {
+    if (section.plane) section.on_step_curve(t0, h, step);
+  }
 };
 
 // Where one output kind's points go (PointCollect, as the kernel addresses it).

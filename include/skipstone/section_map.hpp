@@ -12,8 +12,16 @@
 //
 // The models that report flights: the no-slip tables, cylinders and sphere (every flight between
 // impacts) and the rolling tables roll3:<table>, roll4:<table>, roll4:disc (the flat parts, in
-// the plate rows of disc_output.hpp). Their edge passages (integrated, not closed form) report
-// no flight: a plane that cuts the edge region misses the crossings made there.
+// the plate rows of disc_output.hpp). Their edge passages, integrated rather than in closed
+// form, report each accepted integrator step instead (report_step, rolling/edge_sections.hpp):
+// its start time and length h, the centre and its velocity at its ends (the step's own states),
+// and at any time inside (one more integrator step from the step's start, projected, as the
+// trace's samples); their crossings in (0, h] are found by curve_crossings.hpp
+// (for_each_step_crossing) and solved on the re-integrated states, to the exit's time resolution
+// (ScalarConstants<T>::rim_newton (1 + t)): on the plane to round-off times the speed, on the
+// trajectory to the integrator's tolerance. The row at such a crossing is the trace's edge row
+// (disc_output.hpp) with the centre's velocity in place of the frame's: the centre, its
+// velocity, the frame's spin.
 //
 // The closed-form rolling models roll3:strip, roll4:planes (every segment of the stadium) and
 // roll3:inside-cylinder (every turn about the axis) report curves instead (report_curve): a
@@ -43,35 +51,6 @@ struct SectionPlane {
   int column[kBoundaryMaxCoords];
 };
 
-// The times t in (0, tau] at which n . (x + u t + a t^2 / 2) = c, ascending; returns how many (0-2).
-SKIPSTONE_HD SKIPSTONE_INLINE int section_roots(double C, double B, double A, double tau, double* roots) {
-  // A t^2 + B t + C = 0 with A = n.a / 2, B = n.u, C = n.x - c
-  int n = 0;
-  double r[2];
-  if (A == 0.0) {
-    if (B != 0.0) r[n++] = -C / B;
-  } else {
-    const double disc = B * B - 4.0 * A * C;
-    if (disc >= 0.0) {
-      const double q = -0.5 * (B + copysign(sqrt(disc), B));
-      if (q != 0.0) {
-        r[n++] = q / A;
-        r[n++] = C / q;
-      } else {
-        r[n++] = 0.0;  // B = C = 0
-      }
-    }
-  }
-  if (n == 2 && r[1] < r[0]) {
-    const double s = r[0];
-    r[0] = r[1], r[1] = s;
-  }
-  int kept = 0;
-  for (int k = 0; k < n; ++k)
-    if (r[k] > 0.0 && r[k] <= tau) roots[kept++] = r[k];
-  return kept;
-}
-
 // Whether a sink wants the flights: it says so by kWantsFlights (its on_flight is a template).
 template <class Sink, class = void>
 struct has_on_flight : std::false_type {};
@@ -82,6 +61,13 @@ struct has_on_flight<Sink, std::void_t<decltype(Sink::kWantsFlights)>> : std::bo
 template <class Sink, class V, class S, class A>
 SKIPSTONE_HD SKIPSTONE_INLINE void report_flight(Sink& sink, double t0, double tau, V x, const S& st, A a) {
   if constexpr (has_on_flight<Sink>::value) sink.on_flight(t0, tau, x, st, a);
+}
+
+// Hands an integrator step (SectionSink::on_step_curve) to a sink that has on_flight; no code for
+// any other sink.
+template <class Sink, class Step>
+SKIPSTONE_HD SKIPSTONE_INLINE void report_step(Sink& sink, double t0, double h, const Step& step) {
+  if constexpr (has_on_flight<Sink>::value) sink.on_step_curve(t0, h, step);
 }
 
 // Hands a curve (SectionSink::on_curve) to a sink that has on_flight; no code for any other sink.
@@ -158,6 +144,28 @@ struct SectionSink {
       double row[kSectionMaxRow];
       curve.row(t, row);
       record(t0 + t, row);
+    });
+  }
+
+  // An integrator step from t0 to t0 + h: step.at(t, x, v, row) writes the centre x (3 values),
+  // its velocity v and the state row at t0 + t, t in [0, h] (the step's own end states at 0 and
+  // h); step.resolution the time to which a crossing is solved.
+  template <class Step>
+  SKIPSTONE_HD void on_step_curve(double t0, double h, const Step& step) {
+    const SectionPlane& p = *plane;
+    double x[3], v[3], row[kSectionMaxRow];
+    const auto level = [&](double t, double& rate) {
+      step.at(t, x, v, row);
+      double f = -p.offset;
+      rate = 0.0;
+      for (int k = 0; k < 3; ++k) f += p.n[k] * x[k], rate += p.n[k] * v[k];
+      return f;
+    };
+    double d0, d1;
+    const double f0 = level(0.0, d0), f1 = level(h, d1);
+    for_each_step_crossing(level, h, f0, d0, f1, d1, step.resolution, [&](double t, double rate) {
+      if (rate == 0.0 || (p.direction > 0 && rate < 0.0) || (p.direction < 0 && rate > 0.0)) return;
+      record(t0 + t, row);  // the row of the evaluation at the root, which gave rate
     });
   }
 

@@ -57,6 +57,27 @@ SKIPSTONE_HD SKIPSTONE_INLINE DiscRow rim_row(const T* y, same_t<T> theta0, same
           Vec3{y[4] * n.x, y[4] * n.y, 0.0}};
 }
 
+// The velocity of the centre of an edge row (the time derivative of its x) at the frame state y
+// over the wall point with outward normal e1 and tangent e2: v1 cos(phi) e1 + v2 e2 in the plane
+// (the frame's X1 = tau and X2 = e2 projected; it is the plate velocity of edge_to_plate at phi =
+// 0 and pi) and, along the third axis, roll4's v3 (N = 10) or roll3's d(r cos phi)/dt =
+// -v1 sin(phi) (N = 6).
+template <int N, class T>
+SKIPSTONE_HD SKIPSTONE_INLINE Vec3 edge_row_velocity(const T* y, Vec2T<T> e1, Vec2T<T> e2) {
+  const Vec2T<T> u = (y[0] * y[3]) * e1 + y[1] * e2;
+  return {u.x, u.y, N == 10 ? double(y[6]) : -double(y[0] * y[4])};
+}
+
+// The state at time h into a step from the accepted state y: one GBS step (the passages' depth)
+// of length h, followed by the projection onto the invariants (what a run stopped at that time
+// computes).
+template <class Sys, class T>
+SKIPSTONE_HD SKIPSTONE_INLINE void rim_partial_step(const Sys& sys, const T* y, same_t<T> h, T* y_h, same_t<T> rtol,
+                                                    same_t<T> atol) {
+  gbs_step<Sys::N, kRimExtrapolationDepth>(sys, y, h, y_h, rtol, atol);
+  sys.project(y_h);
+}
+
 // The exact flight on a flat part over time tau: straight in (x1, x2), free fall at G along e3.
 template <class T>
 SKIPSTONE_HD SKIPSTONE_INLINE PlateStateT<T> fly(PlateStateT<T> s, same_t<T> tau, same_t<T> G) {
@@ -112,8 +133,7 @@ struct SampledRimSteps {
         if (T(ts - t0) == t) {
           for (int i = 0; i < N; ++i) ys[i] = y[i];
         } else {
-          gbs_step<N, kRimExtrapolationDepth>(sys, y_prev, T(ts - t0) - t_prev, ys, rtol, atol);
-          sys.project(ys);
+          rim_partial_step(sys, y_prev, T(ts - t0) - t_prev, ys, rtol, atol);
         }
         const DiscRow row = steps.row(ys);
         out.on_sample(ts, row.x, row.state, row.nu);

@@ -118,6 +118,10 @@ struct DiscWall {
   }
   SKIPSTONE_HD T edge_height(const Sys&, const T* y) const { return y[9]; }
   SKIPSTONE_HD DiscRow edge_row(const Sys&, const T* y, T r) const { return rim_row(y, theta, R, r); }
+  SKIPSTONE_HD Vec3 edge_velocity(const Sys&, const T* y) const {
+    const Vec2T<T> n = rim_normal(theta + y[5] / R);
+    return edge_row_velocity<10>(y, n, rot90(n));
+  }
   SKIPSTONE_HD double passage_arc(const Sys&, const T* y) const { return y[5]; }
 
   SKIPSTONE_HD void write_plate_row(const PlateStateT<T>& s, double* row) const { write_plate_state_row<10>(s, row); }

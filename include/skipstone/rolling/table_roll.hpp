@@ -47,7 +47,8 @@
 //
 // A sink with on_impact (outputs.boundary_map, boundary_events) gets the boundary coordinates of
 // every edge entry after a flight (report_entry); a sink with on_flight gets every flat-part
-// flight in the plate row (section_map.hpp).
+// flight in the plate row (section_map.hpp) and every accepted step on N^c in the edge rows
+// (edge_sections.hpp).
 //
 // Sink (trace): on_event(t, x, (u, w), nu) at the start and at every edge entry with the ambient
 // state (disc_output.hpp: plate rows), at every integrator step on N^c (the exit included) with
@@ -64,6 +65,7 @@
 #include "skipstone/rolling/disc_junction.hpp"
 #include "skipstone/rolling/contact_force.hpp"
 #include "skipstone/rolling/disc_output.hpp"
+#include "skipstone/rolling/edge_sections.hpp"
 #include "skipstone/rolling/rim_passage.hpp"
 #include "skipstone/rolling/stadium_segments.hpp"
 
@@ -126,8 +128,9 @@ constexpr int kWallMissed = -2;
 // What the run does after a passage over one piece of the wall.
 enum class EdgeEnd { next_piece, plate, over };
 
-// Turns the integrator's steps on N^c into trace events, height extremes and contact-force
-// samples (a sink with on_contact gets each: tests).
+// Turns the integrator's steps on N^c into trace events, height extremes, contact-force
+// samples (a sink with on_contact gets each: tests) and, for a sink that has on_flight, the
+// steps its section searches (edge_sections.hpp; where `section` is set).
 template <class Sink, class Wall>
 struct EdgeSteps {
   using T = typename Wall::Scalar;
@@ -138,8 +141,12 @@ struct EdgeSteps {
   const typename Wall::Sys& sys;
   double t0;
   T r;
+  EdgeSectionOf<Sink, Wall>* section = nullptr;
 
   SKIPSTONE_HD void on_step(T t, const T* y) {
+    if constexpr (has_on_flight<Sink>::value) {
+      if (section) section->step(out, wall, sys, r, t0, t, y);
+    }
     h.extremum(wall.edge_height(sys, y));
     if (contact.on) {
       const ContactForce<T> c = sys.contact(y);
@@ -304,8 +311,8 @@ struct TableRollRun {
 
   // The sink of the current piece's integrator steps.
   template <class Sink>
-  SKIPSTONE_HD EdgeSteps<Sink, Wall> edge_steps(Sink& sink) {
-    return {sink, hs, contact, wall, sys, t, m.r};
+  SKIPSTONE_HD EdgeSteps<Sink, Wall> edge_steps(Sink& sink, EdgeSectionOf<Sink, Wall>* section = nullptr) {
+    return {sink, hs, contact, wall, sys, t, m.r, section};
   }
 
   // After the passage over the current piece (its end state copied to y): the next piece (its
@@ -450,9 +457,15 @@ SKIPSTONE_HD TrajectoryResult table_roll_passages(TableRollRun<Wall>& run, typen
   using Sys = typename Run::Sys;
   constexpr int N = Run::N, K = kRimExtrapolationDepth;
   const T rtol = T(run.opt.rtol), atol = T(run.opt.atol);
+  EdgeSectionOf<Sink, Wall> section_steps;
+  EdgeSectionOf<Sink, Wall>* section = nullptr;
+  if constexpr (has_on_flight<Sink>::value) {
+    section_steps.rtol = rtol, section_steps.atol = atol;
+    section = &section_steps;
+  }
   if constexpr (wants_samples<Sink>::value) {
     while (on_edge) {
-      EdgeSteps<Sink, Wall> steps_sink = run.edge_steps(sink);
+      EdgeSteps<Sink, Wall> steps_sink = run.edge_steps(sink, section);
       SampledRimSteps<Sys, EdgeSteps<Sink, Wall>, Sink, T> sampled{steps_sink, sink, run.sys, rtol, atol,
                                                                    run.t, T(0), {}};
       const EdgeEnd next = run.integrate_piece(run.sys, y, sampled);
@@ -460,20 +473,20 @@ SKIPSTONE_HD TrajectoryResult table_roll_passages(TableRollRun<Wall>& run, typen
     }
   } else if (on_edge) {
     RimStepper<K, Sys, T> stepper;
-    EdgeSteps<Sink, Wall> steps_sink = run.edge_steps(sink);
+    EdgeSteps<Sink, Wall> steps_sink = run.edge_steps(sink, section);
     stepper.start(run.sys, y, T(run.t_left()), run.steps_left(), steps_sink);
     for (;;) {
       T h;
       if (!stepper.next_step(h)) {
         const EdgeEnd next = run.leave_piece(stepper.run(), y);
         if (next == EdgeEnd::over || (next == EdgeEnd::plate && !run.fly_to_edge(sink, y))) break;
-        EdgeSteps<Sink, Wall> piece_sink = run.edge_steps(sink);
+        EdgeSteps<Sink, Wall> piece_sink = run.edge_steps(sink, section);
         stepper.start(run.sys, y, T(run.t_left()), run.steps_left(), piece_sink);
         continue;
       }
       T y_step[N];
       const T err = gbs_step<N, K>(run.sys, stepper.y(), h, y_step, rtol, atol);
-      EdgeSteps<Sink, Wall> step_sink = run.edge_steps(sink);
+      EdgeSteps<Sink, Wall> step_sink = run.edge_steps(sink, section);
       stepper.take(y_step, err, step_sink);
     }
   }

@@ -139,6 +139,10 @@ struct TableWall {
     return y[9];
   }
   SKIPSTONE_HD DiscRow edge_row(const Sys& sys, const T* y, T r) const { return table_edge_row<N>(y, sys.arc, r); }
+  SKIPSTONE_HD Vec3 edge_velocity(const Sys& sys, const T* y) const {
+    const EdgePointT<T> e = sys.arc.point(y[5]);
+    return edge_row_velocity<N>(y, e.e1, e.e2);
+  }
   SKIPSTONE_HD double passage_arc(const Sys& sys, const T* y) const {
     return arc_before + sys.arc.arc_between(q_piece, y[5]);
   }

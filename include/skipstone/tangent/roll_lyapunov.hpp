@@ -116,10 +116,12 @@ struct RollLyapunovRun {
   template <class Sink>
   SKIPSTONE_HD TrajectoryResult passages(Sink& sink, double* Y, bool on_edge, double* row) {
     const RollOptions& opt = run.opt;
+    EdgeSectionOf<Sink, Wall> section;  // the section's search of the steps (the state part of Y)
+    if constexpr (has_on_flight<Sink>::value) section.rtol = opt.rtol, section.atol = opt.atol;
     while (on_edge) {
       const TSys tsys{run.sys};
       RimStepper<K, TSys, double> stepper;
-      EdgeSteps<Sink, Wall> steps_sink = run.edge_steps(sink);
+      EdgeSteps<Sink, Wall> steps_sink = run.edge_steps(sink, &section);
       stepper.start(tsys, Y, run.t_left(), run.steps_left(), steps_sink);
       double h, y_step[2 * N];
       while (stepper.next_step(h)) {

@@ -1,0 +1,118 @@
+// Poincare sections on the edge passages of the rolling tables (table_roll.hpp: roll3:<table>,
+// roll4:<table>, roll4:disc; docs/models.md "Poincare sections of the flights"): every accepted
+// integrator step on N^c goes to a sink that has on_flight as a step curve (section_map.hpp:
+// SectionSink::on_step_curve), whose crossings curve_crossings.hpp finds (for_each_step_crossing).
+// A step from the accepted state y0 at t0 to y1 at t0 + h is the stretch (t0, t0 + h] of the
+// trajectory: its crossings are those in that half-open span, as a flight's are in (0, tau], so
+// a crossing at a step's end, at a break of the wall (the next piece's first step starts there)
+// or at an exit (the flight after starts there) counts once; at a break the next piece starts from
+// the centre where the piece before ended (EdgeStepCurve::x_start). An entry starts from the
+// edge row of the entry state, whose centre is the flight's end to round-off, and the flight
+// after an exit from the wall point, the edge's last centre to the located exit's round-off: a
+// plane through those points themselves (the line of a flat side of the wall) may see a crossing
+// there counted twice or not at all, where the two round differently.
+// Rejected steps and the partial steps of the exit's search are not steps of the trajectory; the
+// step to a located exit or break is.
+// Inside a step the state at t0 + t is one GBS step of length t from y0, projected
+// (rim_partial_step: the trace's samples), so a crossing is solved on the trajectory as a run
+// stopped there computes it, to the time resolution of the exit's search
+// (ScalarConstants<T>::rim_newton (1 + t), in T).
+#pragma once
+#include <cmath>
+#include <type_traits>
+
+#include "skipstone/final_state.hpp"
+#include "skipstone/precision.hpp"
+#include "skipstone/rolling/disc_output.hpp"
+#include "skipstone/section_map.hpp"
+
+namespace skipstone {
+
+// One accepted step of a passage over the wall's current piece, as SectionSink::on_step_curve
+// takes it: at(t, x, v, row) the centre x, its velocity v (Wall::edge_velocity) and the state
+// row at t in [0, h]: the trace's edge row (Wall::edge_row) with the centre's velocity v in place
+// of the frame's, so that its columns x and u mean what they mean on the flat parts (the spin w
+// stays the frame's, (S23, -S13, S12)). At t = 0, x_start (where not null)
+// replaces the centre of y0: the centre at the end of the step before, on the piece before a
+// break, so that the two pieces' frames, which meet there to round-off, give one value of the
+// level there and a crossing at the break counts once. The centre at t = h is kept in x_end.
+template <class Wall>
+struct EdgeStepCurve {
+  using T = typename Wall::Scalar;
+  using Sys = typename Wall::Sys;
+  const Wall& wall;
+  const Sys& sys;
+  const T* y0;  // the step's start
+  const T* y1;  // its end, h later
+  double h;
+  T r, rtol, atol;
+  double resolution;
+  const double* x_start;
+  double* x_end;
+
+  SKIPSTONE_HD void at(double t, double* x, double* v, double* row) const {
+    T ys[Sys::N];
+    const T* y = t <= 0.0 ? y0 : y1;
+    if (t > 0.0 && t < h) {
+      rim_partial_step(sys, y0, T(t), ys, rtol, atol);
+      y = ys;
+    }
+    const DiscRow e = wall.edge_row(sys, y, r);
+    const Vec3 u = wall.edge_velocity(sys, y);
+    x[0] = e.x.x, x[1] = e.x.y, x[2] = e.x.z;
+    v[0] = u.x, v[1] = u.y, v[2] = u.z;
+    write_state_row(e.x, e.state, row);
+    for (int k = 0; k < 3; ++k) row[3 + k] = v[k];
+    if (t <= 0.0 && x_start) {
+      for (int k = 0; k < 3; ++k) x[k] = row[k] = x_start[k];
+    }
+    if (t >= h) {
+      for (int k = 0; k < 3; ++k) x_end[k] = x[k];
+    }
+  }
+};
+
+// The steps of one trajectory's passages, for a sink that has on_flight (EdgeSteps::on_step
+// calls step): each step on from the last one, whose end state it keeps.
+template <class Wall>
+struct EdgeSection {
+  using T = typename Wall::Scalar;
+  static constexpr int N = Wall::Sys::N;
+  T rtol, atol;
+  T t_prev;  // the last step's end, from the start of the piece (0: the piece's start)
+  T y_prev[N];
+  double t_end = NAN;  // the time of the last step's end
+  double x_end[3];     // the centre there
+  double x_start[3];   // the centre at the start of a piece that follows a break
+  bool after_break = false;
+
+  // The step of the piece started at t0 that ends at t with state y (t = 0: the piece's start,
+  // after a break where the last step ended at t0).
+  template <class Sink>
+  SKIPSTONE_HD void step(Sink& sink, const Wall& wall, const typename Wall::Sys& sys, T r, double t0, T t,
+                         const T* y) {
+    if (t > T(0)) {
+      const double resolution = double(ScalarConstants<T>::rim_newton) * (1.0 + double(t_prev));
+      const EdgeStepCurve<Wall> curve{wall, sys,        y_prev,   y, double(t - t_prev), r, rtol, atol, resolution,
+                                      after_break ? x_start : nullptr, x_end};
+      report_step(sink, t0 + double(t_prev), curve.h, curve);
+      after_break = false;
+      t_end = t0 + double(t);
+    } else {
+      after_break = t0 == t_end;
+      if (after_break) {
+        for (int k = 0; k < 3; ++k) x_start[k] = x_end[k];
+      }
+    }
+    t_prev = t;
+    for (int i = 0; i < N; ++i) y_prev[i] = y[i];
+  }
+};
+
+// What EdgeSteps keeps for a sink without sections: nothing.
+struct NoEdgeSection {};
+
+template <class Sink, class Wall>
+using EdgeSectionOf = std::conditional_t<has_on_flight<Sink>::value, EdgeSection<Wall>, NoEdgeSection>;
+
+}  // namespace skipstone
