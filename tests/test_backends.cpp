@@ -484,7 +484,8 @@ TEST(Backends, ChunkRowsOfAStateFileStartLikeTheWholeFile) {
 
 // The collecting path on a GPU (collect_trajectory.hpp, every thread counting into one map in
 // device memory) against the CPU's: a section map with its rows and final_state on cylinder:disc
-// under gravity, and a boundary map with its rows and mean_free_time on the disc, over short
+// under gravity, a boundary map with its rows and mean_free_time on the disc, and a section
+// crossed only inside roll3:ellipse's edge passages with its rows and final_state, over short
 // runs on which the two backends' rounding stays far below the tolerances. The counts of a map
 // are integers, equal but for points within rounding of a bin edge.
 TEST(Backends, CudaCollectsLikeTheCpu) {
@@ -505,7 +506,16 @@ TEST(Backends, CudaCollectsLikeTheCpu) {
         "scan": {"type": "grid", "axes": [{"param": "angle", "min": -1.4, "max": 1.3, "n": 64}, {"param": "spin", "min": -0.7, "max": 0.9, "n": 64}]},
         "stop": {"max_events": 40}, "observables": ["status", "events", "mean_free_time"],
         "outputs": {"boundary_map": {"coords": ["s", "p", "spin"], "bins": [16, 8, 4], "ranges": [[0, 1], [-1, 1], [-2, 2]]},
-                    "boundary_events": {"every": 5, "max_events_per_trajectory": 40}}})")};
+                    "boundary_events": {"every": 5, "max_events_per_trajectory": 40}}})"),
+      // crossings inside the edge passages of a rolling table (the plane between its faces)
+      json::parse(R"({"system": "roll3:ellipse", "parameters": {"a": 1.5, "b": 1.0, "r": 0.1, "gamma": 0.6325, "g": 1.0},
+        "initial": {"start": "plate", "x1": 0.0, "x2": 0.0, "v2": 0.0},
+        "scan": {"type": "grid", "axes": [{"param": "v1", "min": -2.0, "max": 2.0, "n": 12}, {"param": "S12", "min": -1.5, "max": 1.5, "n": 8}]},
+        "stop": {"t_max": 8.0}, "observables": ["status", "events", "final_state"],
+        "options": {"rtol": 1e-10, "atol": 1e-10},
+        "outputs": {"section": {"normal": [0, 0, 1], "offset": 0.05, "direction": -1, "coords": ["x1", "x2", "v3"]},
+                    "section_map": {"bins": [16, 12, 1], "ranges": [[-1.7, 1.7], [-1.2, 1.2], [-3.0, 0.0]]},
+                    "section_events": {"every": 3, "max_events_per_trajectory": 200}}})")};
   for (const json& j : configs) {
     const RunConfig rc = testing::config_from(j);
     const TrajectoryRange all{0, rc.spec.count};
