@@ -15,6 +15,7 @@
 
 #include "skipstone/final_state.hpp"
 #include "skipstone/simulate.hpp"
+#include "section_crossings.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -33,34 +34,7 @@ constexpr double kOnTrajectory = 1e-9;
 // The dense trace's spacing: far below the time between two crossings of these planes.
 constexpr double kSampleStep = 1e-3;
 
-// The crossings of a plane: time and the centre (x1, x2, x3).
-struct Crossings {
-  static constexpr bool kWantsFlights = true;
-  SectionPlane plane{};
-  SectionSink section;
-  std::vector<double> rows;
-  explicit Crossings(const SectionPlane& p, std::size_t capacity = 100000) : plane(p), rows(capacity * 5) {
-    section.plane = &plane;
-    section.crossings.rows = rows.data();
-    section.crossings.capacity = capacity;
-    section.crossings.fields = 2 + plane.n_coords;
-  }
-  template <class V, class S>
-  void on_event(double, V, const S&, V) {}
-  template <class T>
-  void on_step(T, const T*) {}
-  template <class V, class S, class A>
-  void on_flight(double t0, double tau, V x, const S& st, A a) {
-    section.on_flight(t0, tau, x, st, a);
-  }
-  template <class Step>
-  void on_step_curve(double t0, double h, const Step& step) {
-    section.on_step_curve(t0, h, step);
-  }
-  std::uint64_t count() const { return section.crossings.points; }
-  double time(std::uint64_t i) const { return rows[i * 5 + 1]; }
-  const double* centre(std::uint64_t i) const { return &rows[i * 5 + 2]; }
-};
+using Crossings = skipstone::testing::SectionCrossings;
 
 // The centre at the samples k * kSampleStep of a run (the trace's exact stops).
 struct Trace {
@@ -90,15 +64,7 @@ struct LastCentre {
 };
 
 SectionPlane plane(std::vector<double> n, double offset, int direction) {
-  double len = 0.0;
-  for (double v : n) len += v * v;
-  SectionPlane p{};
-  for (std::size_t k = 0; k < n.size(); ++k) p.n[k] = n[k] / std::sqrt(len);
-  p.offset = offset / std::sqrt(len);
-  p.direction = direction;
-  p.n_coords = 3;
-  for (int k = 0; k < 3; ++k) p.column[k] = k;
-  return p;
+  return skipstone::testing::section_plane(n, offset, direction, 3);
 }
 
 double level(const SectionPlane& p, const double* x) {

@@ -13,6 +13,7 @@
 #include "skipstone/curve_crossings.hpp"
 #include "skipstone/final_state.hpp"
 #include "skipstone/simulate.hpp"
+#include "section_crossings.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -39,46 +40,10 @@ struct LastRow {
   void on_step(T, const T*) {}
 };
 
-// The crossings of a plane: time and the whole row (coords: the first three row columns are
-// enough to place them; the time identifies the state).
-struct Crossings {
-  static constexpr bool kWantsFlights = true;
-  SectionPlane plane{};
-  SectionSink section;
-  std::vector<double> rows;
-  explicit Crossings(const SectionPlane& p, std::size_t capacity = 100000) : plane(p), rows(capacity * 5) {
-    section.plane = &plane;
-    section.crossings.rows = rows.data();
-    section.crossings.capacity = capacity;
-    section.crossings.fields = 2 + plane.n_coords;
-  }
-  template <class V, class S>
-  void on_event(double, V, const S&, V) {}
-  template <class T>
-  void on_step(T, const T*) {}
-  template <class V, class S, class A>
-  void on_flight(double t0, double tau, V x, const S& st, A a) {
-    section.on_flight(t0, tau, x, st, a);
-  }
-  template <class Curve>
-  void on_curve(double t0, double tau, const Curve& c) {
-    section.on_curve(t0, tau, c);
-  }
-  std::uint64_t count() const { return section.crossings.points; }
-  double time(std::uint64_t i) const { return rows[i * section.crossings.fields + 1]; }
-};
+using Crossings = skipstone::testing::SectionCrossings;
 
 SectionPlane plane(std::vector<double> n, double offset, int direction) {
-  double len = 0.0;
-  for (double v : n) len += v * v;
-  SectionPlane p{};
-  for (std::size_t k = 0; k < n.size(); ++k) p.n[k] = n[k] / std::sqrt(len);
-  p.offset = offset / std::sqrt(len);
-  p.direction = direction;
-  p.n_coords = 2;
-  p.column[0] = 0;
-  p.column[1] = 1;
-  return p;
+  return skipstone::testing::section_plane(n, offset, direction, 2);
 }
 
 // n . x - c of a state row with `dim` position components.
