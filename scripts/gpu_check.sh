@@ -2,7 +2,8 @@
 # The GPU check of skipstone, one script for a CUDA machine: runs the CUDA tests, a Figure-18
 # map through `skipstone run` on the GPU and on the CPU compared map by map, the chunk pipeline
 # (scripts/gpu_pipeline_check.sh: several chunks through both streams, a killed and resumed
-# run, several devices where there are), the kernels' register use and spills (cuobjdump) with the register-limited occupancy, `skipstone bench
+# run, several devices where there are), presets of the newer paths on both backends compared
+# (scripts/gpu_presets_check.sh), the kernels' register use and spills (cuobjdump) with the register-limited occupancy, `skipstone bench
 # --backend cuda --precision float`, `skipstone bench --scaling --backend cuda` (up to 1e8
 # trajectories), the CPU bench of the same machine, and Nsight Compute's achieved occupancy
 # where ncu works; writes $OUT_DIR with the JSON and gpu_results.md for benchmarks/RESULTS.md.
@@ -16,7 +17,7 @@
 #
 # GPU_CHECK_QUICK=1 runs every bench with --quick (a smoke test of the script, not figures).
 # GPU_CHECK_STEPS="tests registers run bench" runs only the steps named (of tests, registers,
-# run, pipeline, bench, scaling, cpubench, ncu; default all), so that a short lease can split the
+# run, pipeline, presets, bench, scaling, cpubench, ncu; default all), so that a short lease can split the
 # check over two calls into one OUT_DIR; GPU_CHECK_REPS=N times every bench N times (default 5).
 # Each step has a time limit, so that one that hangs (ncu on some machines) does not take the
 # others' time; a failed step is reported and the rest still run.
@@ -33,7 +34,7 @@ while [ $# -gt 0 ]; do
 done
 quick=(); [ "${GPU_CHECK_QUICK:-0}" = 1 ] && quick=(--quick)
 [ -n "${GPU_CHECK_REPS:-}" ] && quick+=(--reps "$GPU_CHECK_REPS")
-steps=" ${GPU_CHECK_STEPS:-tests registers run pipeline bench scaling cpubench ncu} "
+steps=" ${GPU_CHECK_STEPS:-tests registers run pipeline presets bench scaling cpubench ncu} "
 want() { [[ "$steps" == *" $1 "* ]]; }
 py=python3  # one with numpy (benchmarks/compare_maps.py): the GPU image's, or Debian's
 for c in python3 /usr/bin/python3; do if "$c" -c "import numpy" 2>/dev/null; then py="$c"; break; fi; done
@@ -104,6 +105,9 @@ if [ "$mode" = cuda ]; then
 
   want pipeline && step "chunk pipeline: 8 chunks over two streams, a killed and resumed run, several devices" 300 \
     scripts/gpu_pipeline_check.sh "$bin" "$out" "$py"
+
+  want presets && step "presets on both backends: edge sections, holes, noisy edges, Lyapunov from final states" 300 \
+    bash -o pipefail -c "scripts/gpu_presets_check.sh '$bin' '$out' '$py' | tee '$out/presets.txt'"
 
   want bench && step "skipstone bench --backend cuda --precision float" 420 bash -o pipefail -c \
     "'$bin' bench --backend cuda --precision float ${quick[*]} --json '$out/bench_cuda.json' | tee '$out/bench_cuda.txt'"
