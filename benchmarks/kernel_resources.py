@@ -1,10 +1,11 @@
 """Register use, stack and spills of the CUDA ensemble kernels, from the compiler.
 
-Compiles kernels/ensemble_cuda.cu for sm_90 as CMakeLists.txt does, with `-Xptxas -v`, and
+Compiles the CUDA kernels (kernels/cuda/kernel_part.cuh, all of them as one part) for sm_90 with
+the flags CMakeLists.txt gives them, with `-Xptxas -v`, and
 reads ptxas's report for every kernel variant (simulate.hpp: Variant, one kernel per model,
 table and precision; the names of the enum values are read from the headers): registers per thread, stack frame, spill stores and loads. From the
 registers it computes the block size the CUDA backend launches each kernel with (block_threads in
-ensemble_cuda.cu asks cudaOccupancyMaxPotentialBlockSize: the most resident warps, the largest block
+kernel_part.cuh asks cudaOccupancyMaxPotentialBlockSize: the most resident warps, the largest block
 among equals, at most kMaxBlockThreads = 256) and the register-limited occupancy at it (and at 256) on an sm_90 multiprocessor (65536 registers, at most 64 resident
 warps, registers allocated per warp in units of 256). This needs nvcc, not a GPU; it is a
 static figure, not Nsight's achieved occupancy (scripts/gpu_check.sh records that where ncu
@@ -20,7 +21,7 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MAX_BLOCK_THREADS = 256  # kMaxBlockThreads of kernels/ensemble_cuda.cu, the kernels' __launch_bounds__
+MAX_BLOCK_THREADS = 256  # kMaxBlockThreads of kernels/cuda/kernel_launch.hpp, the kernels' __launch_bounds__
 
 
 def enum_names(header, enum):
@@ -88,7 +89,8 @@ def main():
     cccl = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(nvcc))), "include", "cccl")  # CUDA_ROOT/include/cccl
     cmd = [nvcc, "-std=c++17", "-O3", "-DNDEBUG", "--expt-relaxed-constexpr", "-Xcudafe", "--diag_suppress=20012",
            f"-arch={a.arch}", "-Xptxas", "-v", "-I", os.path.join(ROOT, "include"),
-           "-I", os.path.join(ROOT, "kernels"), "-I", cccl, "-c", os.path.join(ROOT, "kernels", "ensemble_cuda.cu"),
+           "-I", os.path.join(ROOT, "kernels"), "-I", cccl, "-DSKIPSTONE_KERNEL_PARTS=1", "-DSKIPSTONE_KERNEL_PART=0",
+           "-x", "cu", "-c", os.path.join(ROOT, "kernels", "cuda", "kernel_part.cuh"),
            "-o", os.devnull]
     t0 = time.perf_counter()
     if a.log:

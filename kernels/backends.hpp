@@ -77,7 +77,8 @@ std::uint64_t free_device_memory();
 void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
                DoneCounter* done = nullptr);
 // As cpu::run_chunk_collecting, on the current device (one trajectory per thread, the maps counted
-// atomically); `collect.cells` (coverage) must be null.
+// atomically; with the coverage cells, each thread stamps its own row of them for trajectory after
+// trajectory).
 void run_chunk_collecting(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
                           BoundaryCollect& collect, DoneCounter* done = nullptr);
 // Whole results of chunk after chunk on the current device, through a device and a pinned host

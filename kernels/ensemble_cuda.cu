@@ -1,16 +1,13 @@
-// CUDA backend: the ensemble kernel, one trajectory per thread, one kernel per model variant
-// (simulate.hpp: Variant) launched on an exact grid of blocks of the size that gives it the most
-// resident warps (block_threads). The spec is a __grid_constant__ kernel parameter (read in place from parameter memory, no per-thread
-// copy); the kernel writes only the requested observables' columns (observable_columns.hpp).
-// The chunk engine keeps, per slot, device and pinned host buffers reused across chunks and a
-// stream, so that one chunk's kernel runs while the host reduces the previous one; each block
-// adds its finished trajectories to a counter in mapped host memory that wait() passes on to the
-// progress counter while the chunk runs. The benchmarks' whole results go through a device and
-// a pinned host buffer kept across chunks (ResultChunks). A collecting chunk (outputs fed by the
-// events: boundary and section maps and rows, final_state, mean_free_time) runs the kernel
-// source the CPU backend runs (collect_trajectory.hpp), its maps counted atomically in device
-// memory. A start from a file of states reads the chunk's rows copied to the device. Every CUDA
-// call is checked and a failure throws std::runtime_error naming the file, line and CUDA error.
+// CUDA backend: the device queries and the chunk engine around the kernels (cuda/kernel_launch.hpp:
+// one kernel per model variant, compiled in parts). The engine keeps, per slot, device and pinned
+// host buffers reused across chunks and a stream, so that one chunk's kernel runs while the host
+// reduces the previous one; each block adds its finished trajectories to a counter in mapped host
+// memory that wait() passes on to the progress counter while the chunk runs. The benchmarks'
+// whole results go through a device and a pinned host buffer kept across chunks (ResultChunks). A
+// collecting chunk (outputs fed by the events: boundary and section maps and rows, final_state,
+// mean_free_time) runs the kernel source the CPU backend runs (collect_trajectory.hpp), its maps
+// counted atomically in device memory. A start from a file of states reads the chunk's rows copied
+// to the device. Every CUDA call is checked (cuda/cuda_try.hpp).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -22,25 +19,15 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
-#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "backends.hpp"
 #include "chunk_engine.hpp"
 #include "collect_trajectory.hpp"
+#include "cuda/cuda_try.hpp"
+#include "cuda/kernel_launch.hpp"
 #include "skipstone/observable_columns.hpp"
-#include "skipstone/simulate.hpp"
-
-#define SKIPSTONE_CUDA_TRY(call)                                                                      \
-  do {                                                                                                \
-    const cudaError_t skipstone_err_ = (call);                                                       \
-    if (skipstone_err_ != cudaSuccess) {                                                             \
-      std::ostringstream os_;                                                                        \
-      os_ << __FILE__ << ":" << __LINE__ << ": " << #call << " failed: " << cudaGetErrorName(skipstone_err_) \
-          << " (" << cudaGetErrorString(skipstone_err_) << ")";                                       \
-      throw std::runtime_error(os_.str());                                                          \
-    }                                                                                                 \
-  } while (0)
 
 namespace skipstone::cuda {
 
@@ -115,69 +102,8 @@ std::uint64_t resident_threads() {
 
 namespace {
 
-// The largest block of every kernel variant (its __launch_bounds__); each variant's own block
-// size is block_threads<V>().
-constexpr int kMaxBlockThreads = 256;
 // How often a wait reads the kernel's count of finished trajectories.
 constexpr auto kProgressPoll = std::chrono::milliseconds(1);
-
-// Where a launch writes: the requested columns, or (whole != nullptr) whole results.
-struct KernelOutput {
-  std::int32_t count = 0;
-  ColumnRequest requests[kObservableCount];
-  double* columns[kObservableCount];
-  std::uint8_t* status = nullptr;
-  std::uint64_t* events = nullptr;
-  TrajectoryResult* whole = nullptr;
-  // Trajectories finished, advanced by each block once all of its trajectories are; null: not
-  // counted. Mapped host memory, which the host reads while the kernel runs.
-  unsigned long long* finished = nullptr;
-};
-
-// Both are kernel parameters, copied bytewise into parameter memory, within the 4 KB that
-// every CUDA version allows a launch's parameters.
-static_assert(std::is_trivially_copyable_v<ScanSpec> && std::is_trivially_copyable_v<KernelOutput>,
-              "kernel parameters must be trivially copyable");
-static_assert(sizeof(ScanSpec) + sizeof(KernelOutput) + 2 * sizeof(std::uint64_t) <= 4096,
-              "kernel parameters exceed 4 KB");
-
-template <class V>
-__global__ void __launch_bounds__(kMaxBlockThreads)
-    ensemble_kernel(const __grid_constant__ ScanSpec spec, std::uint64_t first, std::uint64_t n,
-                    const __grid_constant__ KernelOutput out) {
-  const std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const bool mine = i < n;
-  if (mine) {
-    DiscardSink sink;
-    const TrajectoryResult r = simulate_variant<V>(spec, first + i, sink);
-    if (out.whole) out.whole[i] = r;
-    else write_columns(r, i, out.count, out.requests, out.columns, out.status, out.events);
-  }
-  if (out.finished) {  // the same for the whole grid: every thread of the block reaches the barrier
-    const int block_finished = __syncthreads_count(mine);
-    if (threadIdx.x == 0) atomicAdd_system(out.finished, static_cast<unsigned long long>(block_finished));
-  }
-}
-
-// The block size of variant V's kernel on the current device: the one the CUDA runtime finds to
-// give that kernel the most resident warps per multiprocessor from its registers and stack, at
-// most kMaxBlockThreads. The variants differ about fourfold in registers (benchmarks/RESULTS.md,
-// "CUDA kernels"): a 190-register kernel keeps 8 warps resident in blocks of 256 threads but 10
-// in blocks of 160, while a light one fills the multiprocessor with 256.
-template <class Kernel>
-int block_threads(Kernel kernel) {
-  int min_grid = 0, threads = 0;
-  SKIPSTONE_CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&min_grid, &threads, kernel, 0, kMaxBlockThreads));
-  return threads;
-}
-
-// Blocks of `threads` for n trajectories.
-unsigned grid_blocks(std::uint64_t n, int threads) {
-  const std::uint64_t blocks = (n + static_cast<std::uint64_t>(threads) - 1) / static_cast<std::uint64_t>(threads);
-  if (blocks > 0x7fffffffu)
-    throw std::runtime_error("CUDA backend: a chunk of " + std::to_string(n) + " trajectories needs more blocks than a grid holds");
-  return static_cast<unsigned>(blocks);
-}
 
 // Device memory for up to capacity() values of T, grown (never shrunk) by reserve and freed with
 // its owner.
@@ -238,29 +164,6 @@ ScanSpec device_spec(const ScanSpec& spec, std::uint64_t first, std::uint64_t n,
   return on_device;
 }
 
-// Trajectories [first, first + n) of spec's variant on `stream`.
-void launch(const ScanSpec& spec, std::uint64_t first, std::uint64_t n, const KernelOutput& out, cudaStream_t stream) {
-  if (n == 0) return;
-  visit_variant(spec, [&](auto v) {
-    const int threads = block_threads(ensemble_kernel<decltype(v)>);
-    ensemble_kernel<decltype(v)><<<grid_blocks(n, threads), threads, 0, stream>>>(spec, first, n, out);
-  });
-  SKIPSTONE_CUDA_TRY(cudaGetLastError());
-}
-
-// One trajectory per thread of a collecting chunk (collect_trajectory.hpp), every thread counting
-// into the chunk's maps.
-template <class V>
-__global__ void __launch_bounds__(kMaxBlockThreads)
-    collect_kernel(const __grid_constant__ ScanSpec spec, std::uint64_t first, std::uint64_t n,
-                   const __grid_constant__ CollectTarget target, TrajectoryResult* out,
-                   std::uint64_t* boundary_counts, std::uint64_t* section_counts) {
-  const std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  CollectSink sink;
-  out[i] = collect_trajectory<V>(spec, first, i, target, sink, boundary_counts, section_counts);
-}
-
 // One output kind of a collecting chunk on the device: the map's bins (zeroed counts), the
 // recorded trajectories' offsets, rows and point counts; download() hands them to `c`.
 class DevicePoints {
@@ -293,6 +196,15 @@ class DevicePoints {
   DeviceBuffer<std::uint64_t> counts_, recorded_, points_;
   DeviceBuffer<double> rows_;
 };
+
+// The threads of a collecting launch with the observable coverage (CollectOutput): as many as
+// the device holds resident, fewer where their rows of `cells` stamps would take more than half
+// of the free device memory, and no more than the chunk's trajectories.
+std::uint64_t coverage_threads(std::uint64_t trajectories, std::uint64_t cells) {
+  const std::uint64_t row_bytes = sizeof(std::uint64_t) * cells;
+  const std::uint64_t fit = std::max<std::uint64_t>(1, free_device_memory() / 2 / row_bytes);
+  return std::min({trajectories, resident_threads(), fit});
+}
 
 // One slot of the engine: a stream, the event that ends its chunk, and device and pinned host
 // buffers of `capacity` trajectories laid out alike: the columns in request order, then the
@@ -334,7 +246,7 @@ class Slot {
       *static_cast<volatile unsigned long long*>(finished_) = 0;
       out.finished = finished_device_;
     }
-    launch(device_spec(spec, first, n, state_rows_, stream_), first, n, out, stream_);
+    launch_ensemble(device_spec(spec, first, n, state_rows_, stream_), first, n, out, stream_);
     for (std::size_t c = 0; c < requests_.size(); ++c) {
       const std::uint64_t offset = reinterpret_cast<char*>(out.columns[c]) - device_;
       copy_back(offset, sizeof(double) * n * static_cast<std::uint64_t>(requests_[c].length));
@@ -424,6 +336,32 @@ class CudaEngine final : public ChunkEngine {
 
 }  // namespace
 
+namespace {
+template <int... Part>
+void launch_ensemble_in_parts(std::integer_sequence<int, Part...>, const ScanSpec& spec, std::uint64_t first,
+                              std::uint64_t n, const KernelOutput& out, cudaStream_t stream) {
+  if (!(launch_ensemble_in_part<Part>(spec, first, n, out, stream) || ...))
+    throw std::invalid_argument("CUDA backend: no kernel for this model and table");
+}
+template <int... Part>
+void launch_collect_in_parts(std::integer_sequence<int, Part...>, const ScanSpec& spec, std::uint64_t first,
+                             std::uint64_t n, const CollectTarget& target, const CollectOutput& out) {
+  if (!(launch_collect_in_part<Part>(spec, first, n, target, out) || ...))
+    throw std::invalid_argument("CUDA backend: no kernel for this model and table");
+}
+}  // namespace
+
+void launch_ensemble(const ScanSpec& spec, std::uint64_t first, std::uint64_t n, const KernelOutput& out,
+                     cudaStream_t stream) {
+  if (n == 0) return;
+  launch_ensemble_in_parts(std::make_integer_sequence<int, kKernelParts>{}, spec, first, n, out, stream);
+}
+
+void launch_collect(const ScanSpec& spec, std::uint64_t first, std::uint64_t n, const CollectTarget& target,
+                    const CollectOutput& out) {
+  launch_collect_in_parts(std::make_integer_sequence<int, kKernelParts>{}, spec, first, n, target, out);
+}
+
 std::unique_ptr<ChunkEngine> make_engine(const ScanSpec& spec, const std::vector<ColumnRequest>& requests) {
   return std::make_unique<CudaEngine>(spec, requests);
 }
@@ -447,7 +385,7 @@ const TrajectoryResult* ResultChunks::run(const ScanSpec& spec, std::uint64_t fi
   KernelOutput whole;
   whole.whole = device_;
   DeviceBuffer<double> rows;
-  launch(device_spec(spec, first, count, rows, nullptr), first, count, whole, nullptr);
+  launch_ensemble(device_spec(spec, first, count, rows, nullptr), first, count, whole, nullptr);
   SKIPSTONE_CUDA_TRY(cudaMemcpy(host_, device_, sizeof(TrajectoryResult) * count, cudaMemcpyDeviceToHost));
   return host_;
 }
@@ -462,8 +400,6 @@ void run_chunk(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, T
 
 void run_chunk_collecting(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
                           BoundaryCollect& collect, DoneCounter* done) {
-  if (collect.cells)
-    throw std::invalid_argument("CUDA backend: the observable coverage is counted on the CPU backend only");
   if (count == 0) return;
   DevicePoints impacts(collect.boundary), crossings(collect.section);
   DeviceBuffer<SectionPlane> plane;
@@ -475,12 +411,15 @@ void run_chunk_collecting(const ScanSpec& spec, std::uint64_t first, std::uint64
                        final_states.upload(collect.final_states.data(), state_values), collect.free_time};
   if (collect.plane) target.plane = plane.upload(collect.plane, 1);
   const ScanSpec on_device = device_spec(spec, first, count, rows, nullptr);
-  visit_variant(spec, [&](auto v) {
-    const int threads = block_threads(collect_kernel<decltype(v)>);
-    collect_kernel<decltype(v)><<<grid_blocks(count, threads), threads>>>(
-        on_device, first, count, target, results.reserve(count), impacts.counts, crossings.counts);
-  });
-  SKIPSTONE_CUDA_TRY(cudaGetLastError());
+  CollectOutput output{results.reserve(count), impacts.counts, crossings.counts};
+  DeviceBuffer<BoundaryMapSpec> cells;
+  DeviceBuffer<std::uint64_t> stamps;
+  if (collect.cells) {
+    output.cells = cells.upload(collect.cells, 1);
+    output.threads = coverage_threads(count, boundary_bin_count(*collect.cells));
+    output.stamps = stamps.zeros(output.threads * boundary_bin_count(*collect.cells));
+  }
+  launch_collect(on_device, first, count, target, output);
   SKIPSTONE_CUDA_TRY(cudaDeviceSynchronize());
   results.download(out, count);
   impacts.download(collect.boundary);

@@ -3,8 +3,9 @@
 # the CUDA and on the CPU backend and compared map by map (benchmarks/compare_maps.py): a section
 # crossed only inside the edge passages of roll3:ellipse (the collecting path, its maps counted
 # in device memory), escape through a hole in roll4:stadium's edge, rough edges on roll4:stadium
-# (the noisy table kernel), and a roll3:stadium scan continued from its final states (face and
-# edge rows) with the Lyapunov exponent. One summary line per preset; the folders are removed.
+# (the noisy table kernel), a roll3:stadium scan continued from its final states (face and
+# edge rows) with the Lyapunov exponent, and escape from the specular stadium with the
+# observables mean_free_time and coverage (each GPU thread stamping its own cells). One summary line per preset; the folders are removed.
 #
 #   scripts/gpu_presets_check.sh SKIPSTONE OUT_DIR PYTHON
 set -uo pipefail
@@ -38,6 +39,7 @@ EOF
 both edge_section examples/roll3_ellipse_edge_section.json
 both stadium_escape examples/roll4_stadium_escape.json
 both noisy_stadium examples/noisy_roll4_stadium.json
+both stadium_coverage examples/stadium_escape.json
 rm -rf out/continue_roll3_a
 "$bin" run examples/continue_roll3_stadium_a.json --backend cpu --out out/continue_roll3_a --quiet >/dev/null ||
   { echo "continue_roll3_stadium_a failed"; fail=1; }

@@ -181,15 +181,6 @@ TEST_F(BoundaryMapTest, BadKeysExitTwoNamingTheKey) {
     EXPECT_NE(r.err.find(key), std::string::npos) << key << "\n" << describe(r);
     EXPECT_FALSE(fs::exists(dir_ / "bad")) << outputs;
   }
-  // the cells a trajectory visits are stamped in an array per CPU thread: coverage refuses CUDA
-  std::string coverage = disc_config(0.8, R"({"coverage": {"bins": [8, 4]}})");
-  coverage.replace(coverage.find(R"("events"])"), 9, R"("coverage"])");
-  const fs::path cfg = write_config("cuda.json", coverage);
-  const CliResult r = run(cfg, dir_ / "cuda", "--backend cuda");
-  EXPECT_EQ(r.rc, 2) << describe(r);
-  EXPECT_NE(r.err.find("coverage"), std::string::npos) << describe(r);
-  EXPECT_NE(r.err.find("CPU backend only"), std::string::npos) << describe(r);
-  EXPECT_FALSE(fs::exists(dir_ / "cuda"));
 }
 
 }  // namespace

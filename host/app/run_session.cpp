@@ -20,13 +20,8 @@ namespace {
 
 // The backend of this process. Under MPI the CPU threads default to the node's cores divided
 // among its ranks, and a rank that may use CUDA takes GPU (node-local rank mod GPUs).
-// The observable coverage runs on the CPU only: "auto" is then the CPU.
-BackendChoice choose_run_backend(const RunRequest& r, const RunConfig& rc, const MpiJob& job) {
-  std::string name = r.backend;
-  if (const std::string why = cpu_only_reason(rc); !why.empty()) {
-    if (name == "cuda") throw UsageError("--backend cuda: " + why);
-    name = "cpu";
-  }
+BackendChoice choose_run_backend(const RunRequest& r, const MpiJob& job) {
+  const std::string& name = r.backend;
   int threads = r.threads;
   if (job.distributed()) {
     if (threads == 0) threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / job.local_size);
@@ -67,7 +62,7 @@ void set_up_run(RunRequest request, RunConfig config, const MpiJob& job, RunSetu
   const RunConfig& rc = *s.config;
   s.options.chunk_override = r.chunk;
   s.options.between_chunks = r.between_chunks;
-  s.backend = choose_run_backend(r, rc, job);
+  s.backend = choose_run_backend(r, job);
   s.options.executors = run_executors(r, s.backend, job);
   s.options.quiet = r.quiet || job.rank != 0;
   s.options.workers = s.options.executors.size() * static_cast<std::uint64_t>(job.size);

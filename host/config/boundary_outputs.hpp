@@ -18,11 +18,6 @@ namespace skipstone {
 constexpr std::uint64_t kDefaultBoundaryEvents = 1000;
 constexpr std::uint64_t kMaxBoundaryEventBytes = std::uint64_t(4) << 30;
 
-// Why a run with the observable coverage runs on the CPU backend: each CPU thread stamps the
-// cells its trajectories visit in an array of its own, which a GPU's threads cannot each have.
-constexpr const char* kCoverageCpuOnly =
-    "the observable coverage (outputs.coverage) is computed on the CPU backend only; allowed: --backend cpu or auto";
-
 struct BoundaryOutputs {
   bool map = false;
   BoundaryMapSpec spec{};

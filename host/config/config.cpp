@@ -54,11 +54,6 @@ bool collects(const RunConfig& rc) {
   return rc.boundary.any() || rc.section.any() || std::find(rc.observables.begin(), rc.observables.end(), "final_state") != rc.observables.end();
 }
 
-std::string cpu_only_reason(const RunConfig& rc) {
-  if (rc.boundary.coverage) return kCoverageCpuOnly;
-  return "";
-}
-
 RunConfig parse_config(const json& j) {
   RunConfig rc;
   JsonReader top(j, "");

@@ -70,9 +70,6 @@ inline std::size_t point_event_columns(const RunConfig& rc, const BoundaryOutput
 // by a sink): outputs.boundary_map / boundary_events, section_map / section_events, or the
 // observable final_state.
 bool collects(const RunConfig& rc);
-// Why the run needs the CPU backend, as a message naming the option ("" when it does not): the
-// observable coverage.
-std::string cpu_only_reason(const RunConfig& rc);
 
 RunConfig parse_config(const nlohmann::json& j);
 // Parses JSON text (parse_json_text: a duplicate key or a syntax error is a ConfigError at the

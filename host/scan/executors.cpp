@@ -123,8 +123,6 @@ namespace {
 void run_worker(const Executor& e, const RunConfig& rc, ChunkQueue& queue, ResultCollector& collector,
                 const std::function<void()>& between_chunks) {
   bind_to_device(e);
-  if (const std::string why = cpu_only_reason(rc); !why.empty() && e.backend != Backend::cpu)
-    throw UsageError("--backend cuda: " + why);
   const std::unique_ptr<ChunkEngine> engine = make_engine(e, rc);
   run_chunks(
       *engine, rc,

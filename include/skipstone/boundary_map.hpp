@@ -137,7 +137,7 @@ struct BoundarySink {
     return impacts.points >= 2 ? (t_last - t_first) / static_cast<double>(impacts.points - 1) : NAN;
   }
   // The fraction of the cells visited.
-  double coverage() const { return static_cast<double>(visited) / static_cast<double>(boundary_bin_count(*cells)); }
+  SKIPSTONE_HD double coverage() const { return static_cast<double>(visited) / static_cast<double>(boundary_bin_count(*cells)); }
 
   template <class V, class S>
   SKIPSTONE_HD void on_event(double, V, const S&, V) {}

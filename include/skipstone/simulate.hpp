@@ -166,18 +166,28 @@ void visit_system_variant(const ScanSpec& spec, F&& f) {
   }
 }
 
+// Calls f(Variant<...>{}) with the variant of spec if spec's row of kSystems is one of
+// I, I + Stride, I + 2 Stride, ... (the CUDA backend's kernels are compiled in parts of such
+// rows), and says whether it did.
+template <std::size_t Stride, class F, std::size_t I>
+bool visit_variant_among(const ScanSpec& spec, F&& f) {
+  if constexpr (I >= kSystemCount) {
+    return false;
+  } else if (spec.model == kSystems[I].model && spec.table == kSystems[I].table) {
+    visit_system_variant<I>(spec, f);
+    return true;
+  } else {
+    return visit_variant_among<Stride, F, I + Stride>(spec, std::forward<F>(f));
+  }
+}
+
 // Calls f(Variant<...>{}) with the variant of spec (host side: which kernel runs a scan): one
 // model and table per row of kSystems, in each precision the row has, and for no-slip models
 // with and without gravity.
-template <class F, std::size_t I = 0>
+template <class F>
 void visit_variant(const ScanSpec& spec, F&& f) {
-  if constexpr (I == kSystemCount) {
+  if (!visit_variant_among<1, F, 0>(spec, std::forward<F>(f)))
     throw std::invalid_argument("no system has this model and table");
-  } else if (spec.model == kSystems[I].model && spec.table == kSystems[I].table) {
-    visit_system_variant<I>(spec, f);
-  } else {
-    visit_variant<F, I + 1>(spec, std::forward<F>(f));
-  }
 }
 
 // As the ensemble kernel of spec's variant computes trajectory `index` (host side), e.g. the
