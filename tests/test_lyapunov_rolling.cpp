@@ -4,6 +4,8 @@
 // central differences of the integrated trajectory, and that it fails without the saltation
 // terms; the same from a start inside an edge passage (a state row on N^c: the tangent vector
 // starts in edge coordinates), and a run split at such a state adding up to the whole run; the
+// same from a rim_entry start (roll3: one passage from a wall point, the entry junction at t = 0)
+// to a time inside its passage, over one piece of the wall and over several; the
 // exponent against Benettin's two-trajectory estimate on the same trajectory; the
 // integrable roll4:disc without spin coupling (eta = 0: exponent ~ log(t)/t); the mirror
 // x4 -> -x4 (a start on N^- gives the exponent of the mirrored start on N^+); the other
@@ -392,6 +394,136 @@ TEST(RollingTangent, AStartInsideAPassageMatchesFiniteDifferencesOfTheTrajectory
   expect_edge_tangent_map("roll4:stadium", table_case<10>(StadiumTable{1.0, 1.0}, 0.3, kAlongTheWall), 1, 0.1, 4, 1);
   expect_edge_tangent_map("roll3:ellipse", table_case<6>(EllipseTable{2.0, 1.0}, 0.0), 2, 0.5, 4, 0);
   expect_edge_tangent_map("roll4:disc", disc_case(kModel), 2, 0.5, 4, 0);
+}
+
+// A rim_entry start (roll3:<table>, table_roll_setup): a wall point with a velocity entering the
+// edge, and the run is that one passage (TableRollRun::enter_at_start), over as many pieces of the
+// wall as it crosses. RollLyapunovRun::go starts the tangent vector in plate coordinates before
+// the entry: at t = 0 it goes through the entry junction (a flight of length 0, then
+// tangent_enter_edge's time shift and change of frame) and on in edge coordinates. A
+// neighbouring plate state at t = 0 is off the wall or moving along another line: its
+// trajectory meets the wall a little later or earlier and enters there. The plain run from the
+// face through it, started kEntryLead back along its flight and stopped at kEntryLead + t,
+// gives its frame state at t (inside the passage).
+constexpr double kEntryLead = 0.05;
+// The map over (part of) one passage, t < 0.4, against central differences of step 1e-6 (rtol =
+// atol = 1e-12). Measured: 5.6e-10 to 4.9e-9; without the saltation terms 1.0.
+constexpr double kRimEntryJacobianTolerance = 1e-7;
+
+// The frame state y at time t of the trajectory through the plate state s at t = 0, and the
+// piece of the wall it is on then.
+template <class Wall>
+void neighbour_on_edge(const Case<Wall>& c, const PlateState& s, double t, double* y, EdgeArc& piece) {
+  TableRollRun<Wall> run;
+  DiscardSink sink;
+  run.start(c.wall, c.m, fly_plate<6>(s, -kEntryLead, c.m.G), options(kEntryLead + t), sink);
+  const bool on_edge = run.fly_to_edge(sink, y);
+  EXPECT_TRUE(on_edge);
+  table_roll_passages(run, y, on_edge, sink, nullptr, nullptr);
+  EXPECT_FALSE(run.on_plate);
+  EXPECT_EQ(run.events, 0u);
+  piece = run.sys.arc;
+}
+
+// max over the columns |J_tangent e_i - J_fd e_i| / max |J_fd e_i| of the map from the rim_entry
+// start (plate coordinates, before the entry) to t inside its passage (edge coordinates).
+template <class Wall>
+double rim_entry_mismatch(const Case<Wall>& c, int entry_part, double t, bool saltation,
+                          std::uint64_t* breaks = nullptr) {
+  constexpr int N = 6, P = N - 1;
+  constexpr double h = 1e-6;
+  double c0[kP], worst = 0.0, scale = 0.0;
+  to_plate(c.s0, c0);
+  for (int i = 0; i < P; ++i) {
+    double fpm[2][N];
+    EdgeArc pieces[2];
+    for (int side = 0; side < 2; ++side) {
+      double cs[kP];
+      for (int k = 0; k < kP; ++k) cs[k] = c0[k];
+      cs[i] += side == 0 ? h : -h;
+      neighbour_on_edge(c, from_plate(c.s0.sheet, cs), t, fpm[side], pieces[side]);
+    }
+    double e[kP] = {};
+    e[i] = 1.0;
+    RollLyapunovRun<Wall> lr;
+    lr.renormalise = false;
+    lr.saltation = saltation;
+    DiscardSink sink;
+    const TrajectoryResult r = lr.go(c.wall, c.m, c.s0, options(t), sink, e, entry_part);
+    EXPECT_TRUE(lr.edge_coords);
+    EXPECT_EQ(r.events, 0u);
+    for (const EdgeArc& piece : pieces) {  // the same piece, so the same coordinate q
+      EXPECT_EQ(piece.part, lr.run.sys.arc.part);
+      EXPECT_EQ(piece.q_lo, lr.run.sys.arc.q_lo);
+    }
+    if (breaks) *breaks = lr.breaks;
+    for (int k = 0; k < N; ++k) {
+      const double fd = (fpm[0][k] - fpm[1][k]) / (2.0 * h);
+      worst = std::fmax(worst, std::fabs(lr.d[k] - fd));
+      scale = std::fmax(scale, std::fabs(fd));
+    }
+  }
+  return worst / scale;
+}
+
+json rim_entry_config(const std::string& system, const json& size, double G, double u0, double v2, double S12) {
+  json params = size;
+  params["r"] = 0.1;
+  params["eta"] = 0.5;
+  params["g_effective"] = G;
+  return {{"system", system},
+          {"parameters", params},
+          {"initial", {{"start", "rim_entry"}, {"boundary_s", u0}, {"v2", v2}, {"S12", S12}, {"speed", 1.0}}},
+          {"stop", {{"t_max", 100.0}}}};
+}
+
+// The config's rim_entry start (table_roll_setup) run to `frac` of its passage's exit time;
+// min_breaks: the breaks of the wall the run must cross by then.
+template <TableKind TK>
+void expect_rim_entry_tangent_map(const char* name, const json& cfg, double frac, std::uint64_t min_breaks) {
+  const RunConfig rc = skipstone::testing::config_from(cfg);
+  ASSERT_EQ(rc.spec.start, StartKind::rim_entry) << name;
+  const ScanPoint pt = scan_point(rc.spec, 0);
+  bool started = false;
+  with_plane_table_of<TK>(rc.spec, pt, [&](const auto& table) {
+    Case<TableWall<std::decay_t<decltype(table)>, 6, double>> c;
+    RollOptions opt;
+    int entry_part;
+    started = table_roll_setup<6>(table, rc.spec, pt, c.m, c.s0, opt, entry_part);
+    if (!started) return;
+    c.wall = table_wall<6>(table);
+    DiscardSink sink;
+    const TrajectoryResult whole = run_table_roll(c.wall, c.m, c.s0, options(INFINITY), sink, nullptr, entry_part);
+    EXPECT_EQ(whole.status, Status::exited) << name;
+    EXPECT_EQ(whole.events, 1u) << name;
+    const double t = frac * whole.t_end;
+    std::uint64_t breaks = 0;
+    const double with = rim_entry_mismatch(c, entry_part, t, true, &breaks);
+    const double without = rim_entry_mismatch(c, entry_part, t, false);
+    std::cout << name << " (G " << c.m.G << "), rim_entry start, " << frac << " of its passage (t = " << t << ", "
+              << breaks << " breaks): relative mismatch " << with << ", without saltation " << without << "\n";
+    EXPECT_GE(breaks, min_breaks) << name;
+    EXPECT_LT(with, kRimEntryJacobianTolerance) << name;
+    EXPECT_GT(without, kSaltationEffect) << name;
+  });
+  EXPECT_TRUE(started) << name << ": the start is masked";
+}
+
+TEST(RollingTangent, ARimEntryStartMatchesFiniteDifferencesOfTheTrajectory) {
+  const json stadium = {{"R", 1.0}, {"half_length", 1.0}}, ellipse = {{"a", 2.0}, {"b", 1.0}};
+  // One piece: the middle of the ellipse's passage, and of a passage on the stadium's straight
+  // wall under in-plane gravity.
+  expect_rim_entry_tangent_map<TableKind::ellipse>(
+      "roll3:ellipse", rim_entry_config("roll3:ellipse", ellipse, 0.0, 0.3, 0.3, -0.4), 0.5, 0);
+  expect_rim_entry_tangent_map<TableKind::stadium>(
+      "roll3:stadium, in-plane gravity", rim_entry_config("roll3:stadium", stadium, 0.4, 0.1, 0.3, -0.4), 0.5, 0);
+  // Several pieces: from the stadium's straight wall near its end onto the cap and back, and
+  // from the end of a cap onto a short straight wall and off it again (two breaks each).
+  const json shorter = {{"R", 1.0}, {"half_length", 0.01}};
+  expect_rim_entry_tangent_map<TableKind::stadium>(
+      "roll3:stadium, onto the cap and back", rim_entry_config("roll3:stadium", stadium, 0.0, 0.185, 0.6, 0.3), 0.9, 2);
+  expect_rim_entry_tangent_map<TableKind::stadium>(
+      "roll3:stadium, over a short wall", rim_entry_config("roll3:stadium", shorter, 0.0, 0.497, 0.6, 0.3), 0.9, 2);
 }
 
 // The exponent of the run from s0 to t_max (start vector d0, or the uniform one).

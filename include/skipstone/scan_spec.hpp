@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 
+#include "skipstone/hd.hpp"
 #include "skipstone/holes.hpp"
 #include "skipstone/precision.hpp"
 #include "skipstone/tables/polygon.hpp"
@@ -171,5 +172,10 @@ struct ScanSpec {
   std::int32_t state_columns;
   std::int32_t state_params[kMaxStateColumns];
 };
+
+// A start from a file of states whose row (params p) puts the ball on the edge (face 0), not on a face.
+SKIPSTONE_HD SKIPSTONE_INLINE bool starts_on_edge_state_row(const ScanSpec& spec, const double* p) {
+  return spec.start == StartKind::state && p[P_FACE] == 0.0;
+}
 
 }  // namespace skipstone

@@ -97,7 +97,7 @@ template <class T>
 SKIPSTONE_HD bool roll4_disc_edge_setup(const ScanSpec& spec, const ScanPoint& pt, DiscRollModelT<T>& m, RollOptions& opt,
                                         T& theta, T* y) {
   const double* p = pt.p;
-  if (spec.start != StartKind::state || p[P_FACE] != 0.0) return false;
+  if (!starts_on_edge_state_row(spec, p)) return false;
   const double phi = p[P_PHI];
   if (!(phi >= 0.0 && phi <= kPi)) return false;
   roll4_disc_model(spec, pt, m, opt);
@@ -109,7 +109,7 @@ SKIPSTONE_HD bool roll4_disc_edge_setup(const ScanSpec& spec, const ScanPoint& p
 
 template <class T = double, class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_roll4_disc(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
-  if (spec.start == StartKind::state && pt.p[P_FACE] == 0.0) {
+  if (starts_on_edge_state_row(spec, pt.p)) {
     DiscRollModelT<T> m;
     RollOptions opt;
     T theta, y[10];

@@ -227,7 +227,7 @@ template <int N, class Table>
 SKIPSTONE_HD bool table_roll_edge_setup(const Table& table, const ScanSpec& spec, const ScanPoint& pt, RollModel& m,
                                         RollOptions& opt, EdgeArc& arc, double* y) {
   const double* p = pt.p;
-  if (spec.start != StartKind::state || p[P_FACE] != 0.0) return false;
+  if (!starts_on_edge_state_row(spec, p)) return false;
   const double phi = p[P_PHI], psi = p[P_ANGLE];
   if (!(phi >= 0.0 && phi <= kPi)) return false;
   double q;
@@ -286,7 +286,7 @@ SKIPSTONE_HD TrajectoryResult simulate_table_roll_on_edge(const ScanSpec& spec, 
 // type T (set up in double and rounded once).
 template <int N, TableKind TK, class T = double, class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_table_roll(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
-  if (spec.start == StartKind::state && pt.p[P_FACE] == 0.0) return simulate_table_roll_on_edge<N, TK, T>(spec, pt, sink);
+  if (starts_on_edge_state_row(spec, pt.p)) return simulate_table_roll_on_edge<N, TK, T>(spec, pt, sink);
   return with_table_roll_start<N, TK>(spec, pt, [&](const auto& table, const RollModel& m, const PlateState& s,
                                                     const RollOptions& opt, int entry_part) {
     return run_table_roll(table_wall<N, T>(table), roll_model_as<T>(m), plate_state_as<T>(s), opt, sink, nullptr,

@@ -43,7 +43,7 @@ SKIPSTONE_HD TrajectoryResult simulate_roll4_disc_lyapunov(const ScanSpec& spec,
     DiscRollModel m;
     RollOptions opt;
     RollLyapunovRun<DiscWall<double>> lr;
-    if (spec.start == StartKind::state && pt.p[P_FACE] == 0.0) {
+    if (starts_on_edge_state_row(spec, pt.p)) {
       double theta, y[10];
       if (!roll4_disc_edge_setup(spec, pt, m, opt, theta, y)) return masked_result();
       return lr.go_on_edge(DiscWall<double>{m.R, 0.0, false}, RollModel{m.r, m.eta, m.G, m.g}, theta, y, opt, sink);
@@ -62,7 +62,7 @@ SKIPSTONE_HD TrajectoryResult simulate_table_roll_lyapunov(const ScanSpec& spec,
   if constexpr (wants_samples<Sink>::value) {
     return simulate_table_roll<N, TK>(spec, pt, sink);
   } else {
-    if (spec.start == StartKind::state && pt.p[P_FACE] == 0.0)
+    if (starts_on_edge_state_row(spec, pt.p))
       return with_table_roll_edge_start<N, TK>(spec, pt, [&](const auto& table, const RollModel& m,
                                                              const RollOptions& opt, const EdgeArc& arc,
                                                              const double* y) {
