@@ -6,7 +6,10 @@
 // lies on the plane, and on the trajectory (a run stopped at its time ends on the plane); the
 // crossings are as many, per direction, as the sign changes of n . x - c over a dense trace of the
 // same trajectory (the trace's exact samples), so none is missed or counted twice at a step's
-// end, a break or a junction; and planes that only the edge reaches do get crossings.
+// end, a break or a junction; and planes that only the edge reaches do get crossings. With noisy
+// constraints (roughness), the crossings of the straight lines between the scheme's steps: as
+// many as the sign changes over the steps, each on its step's chord, and with noise_sigma = 0
+// those of the deterministic run.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -140,6 +143,23 @@ json stadium_config(const char* precision = "double") {
   return j;
 }
 
+json ellipse_config() {
+  return json::parse(R"({"system": "roll3:ellipse",
+    "parameters": {"a": 1.5, "b": 1.0, "r": 0.1, "gamma": 0.6325, "g_effective": 0.2},
+    "initial": {"start": "plate", "x1": 0.2, "x2": -0.1, "v1": 0.8, "v2": 0.5, "S12": 0.4},
+    "stop": {"t_max": 30.0},
+    "options": {"rtol": 1e-12, "atol": 1e-12, "max_steps": 1000000}})");
+}
+
+json disc_config() {
+  return json::parse(R"({"system": "roll4:disc",
+    "parameters": {"R": 1.0, "r": 0.1, "eta": 0.5, "g_effective": 0.0},
+    "initial": {"start": "plate", "x1": 0.1, "x2": 0.2, "z": 0.0, "v1": 0.9, "v2": 0.3, "v3": 0.1,
+                "S12": 0.3, "S13": 0.1, "S23": -0.2},
+    "stop": {"t_max": 30.0},
+    "options": {"rtol": 1e-12, "atol": 1e-12, "max_steps": 1000000}})");
+}
+
 TEST(EdgeSections, StadiumSideAndCapPlanes) {
   // x2 = 1.05: along a straight side, inside the edge band 1 < x2 < 1.1 (sin phi = 1/2 there)
   expect_complete_crossings<ModelKind::roll4_table, TableKind::stadium>(
@@ -164,24 +184,14 @@ TEST(EdgeSections, StadiumFloat) {
 
 TEST(EdgeSections, EllipseHeightBetweenTheFaces) {
   // z = r cos(phi) = 0.05: on the edge only (the faces are at z = +-r); roll3 with in-plane gravity
-  const json j = json::parse(R"({"system": "roll3:ellipse",
-    "parameters": {"a": 1.5, "b": 1.0, "r": 0.1, "gamma": 0.6325, "g_effective": 0.2},
-    "initial": {"start": "plate", "x1": 0.2, "x2": -0.1, "v1": 0.8, "v2": 0.5, "S12": 0.4},
-    "stop": {"t_max": 30.0},
-    "options": {"rtol": 1e-12, "atol": 1e-12, "max_steps": 1000000}})");
   expect_complete_crossings<ModelKind::roll3_table, TableKind::ellipse>(
-      {"roll3:ellipse, z = 0.05", j, {0, 0, 1}, 0.05, 30.0, 3});
+      {"roll3:ellipse, z = 0.05", ellipse_config(), {0, 0, 1}, 0.05, 30.0, 3});
 }
 
 TEST(EdgeSections, DiscRimBand) {
   // x1 = 0.95: crossed on the plate and, by the passages over the rim near angle 0, on the edge
-  const json j = json::parse(R"({"system": "roll4:disc",
-    "parameters": {"R": 1.0, "r": 0.1, "eta": 0.5, "g_effective": 0.0},
-    "initial": {"start": "plate", "x1": 0.1, "x2": 0.2, "z": 0.0, "v1": 0.9, "v2": 0.3, "v3": 0.1,
-                "S12": 0.3, "S13": 0.1, "S23": -0.2},
-    "stop": {"t_max": 30.0},
-    "options": {"rtol": 1e-12, "atol": 1e-12, "max_steps": 1000000}})");
-  expect_complete_crossings<ModelKind::roll_disc, TableKind::none>({"roll4:disc, x1 = 0.95", j, {1, 0, 0}, 0.95, 30.0, 3});
+  expect_complete_crossings<ModelKind::roll_disc, TableKind::none>(
+      {"roll4:disc, x1 = 0.95", disc_config(), {1, 0, 0}, 0.95, 30.0, 3});
 }
 
 TEST(EdgeSections, EllipseEdgePresetCrossesOnTheEdgeOnly) {
@@ -204,6 +214,126 @@ TEST(EdgeSections, EllipseEdgePresetCrossesOnTheEdgeOnly) {
   }
   std::cout << "roll3_ellipse_edge_section: " << total << " crossings over 27 starts\n";
   EXPECT_GE(total, 10u);
+}
+
+// Noisy constraints: the passages are known at the fixed steps of the stochastic scheme only, and
+// a crossing is located on the straight line between two steps (edge_sections.hpp: kLinear).
+
+// The crossings of a noisy run and its steps: the centre at every event (each step of an edge
+// passage, each entry and exit).
+struct NoisyCrossings : Crossings {
+  std::vector<double> t, x;
+  using Crossings::Crossings;
+  template <class V, class S>
+  void on_event(double time, V c, const S&, V) {
+    t.push_back(time);
+    x.insert(x.end(), {double(c.x), double(c.y), double(c.z)});
+  }
+};
+
+// A crossing lies on the chord between the centres of the two steps around it, up to the centre
+// path's bend inside a step (the state is interpolated linearly, the centre is not linear in it:
+// at most h^2 |v|^2 / (8 r) ~ 1e-6 with h = 1e-3, |v| <~ 1, r = 0.1; these cases reach 1.1e-7).
+// The deterministic partial step in place of the line (the GBS passages' curve) puts the noisy
+// crossings 4.6e-7 to 1.1e-6 off their chords.
+constexpr double kOnChord = 3e-7;
+constexpr double kNoiseDt = 1e-3;  // the scheme's step (noise_dt)
+// noise_sigma = 0: the fixed-step scheme's crossings against the GBS passage's, at noise_dt =
+// 1e-3 (Heun's global error O(dt^2), grown over a few passages: 9.1e-5 at most here).
+constexpr double kZeroSigmaTime = 2e-4;
+
+template <ModelKind M, TableKind TK, class Sink>
+void run_noisy(const RunConfig& rc, double t_max, Sink& sink) {
+  ScanSpec spec = rc.spec;
+  spec.t_max = t_max;
+  simulate_variant<Variant<M, TK, Precision::float64, GravityKind::any, false, true>>(spec, 0, sink);
+}
+
+// Each direction's crossings against the sign changes of n . x - c over the steps' centres, on
+// the plane, and those inside a step of a passage (not on a flight) on the chord of their step.
+template <ModelKind M, TableKind TK>
+void expect_noisy_crossings(const Case& c) {
+  const RunConfig rc = skipstone::testing::config_from(c.config);
+  for (int dir : {-1, 1}) {
+    NoisyCrossings found(plane(c.n, c.offset, dir));
+    run_noisy<M, TK>(rc, c.t_max, found);
+    ASSERT_GE(found.t.size(), 2u) << c.name << ": the run's steps";
+    std::uint64_t changes = 0;
+    for (std::size_t k = 3; k < found.x.size(); k += 3) {
+      const double a = level(found.plane, &found.x[k - 3]), b = level(found.plane, &found.x[k]);
+      if ((a < 0.0) != (b < 0.0) && (b > a) == (dir > 0)) ++changes;
+    }
+    double worst_plane = 0.0, worst_chord = 0.0;
+    std::uint64_t on_steps = 0;
+    for (std::uint64_t i = 0; i < found.count(); ++i) {
+      const double* p = found.centre(i);
+      worst_plane = std::fmax(worst_plane, std::fabs(level(found.plane, p)));
+      std::size_t k = 1;  // the step that ends at or after the crossing
+      while (k + 1 < found.t.size() && found.t[k] < found.time(i)) ++k;
+      if (found.t[k] - found.t[k - 1] > kNoiseDt * (1.0 + 1e-9)) continue;  // on a flight (closed form)
+      ++on_steps;
+      const double* a = &found.x[3 * (k - 1)];
+      const double* b = &found.x[3 * k];
+      double ab[3], ap[3], along = 0.0, len2 = 0.0;
+      for (int j = 0; j < 3; ++j) ab[j] = b[j] - a[j], ap[j] = p[j] - a[j], along += ab[j] * ap[j], len2 += ab[j] * ab[j];
+      along = len2 > 0.0 ? along / len2 : 0.0;
+      double off = 0.0;
+      for (int j = 0; j < 3; ++j) off += (ap[j] - along * ab[j]) * (ap[j] - along * ab[j]);
+      worst_chord = std::fmax(worst_chord, std::sqrt(off));
+    }
+    std::cout << c.name << " (noisy), direction " << dir << ": " << found.count() << " crossings (sign changes over "
+              << found.t.size() << " steps: " << changes << "), largest |n . x - c| " << worst_plane
+              << ", largest distance from the step's chord " << worst_chord << " (" << on_steps
+              << " crossings inside a step)\n";
+    EXPECT_GE(found.count(), c.min_crossings) << c.name << " " << dir;
+    EXPECT_GT(on_steps, 0u) << c.name << " " << dir;
+    EXPECT_EQ(found.count(), changes) << c.name << " " << dir;
+    EXPECT_LT(worst_plane, kOnPlane) << c.name << " " << dir;
+    EXPECT_LT(worst_chord, kOnChord) << c.name << " " << dir;
+  }
+}
+
+json noisy(json j, double sigma) {
+  j["parameters"]["noise"] = 2;  // roughness
+  j["parameters"]["noise_sigma"] = sigma;
+  j["parameters"]["noise_tau"] = 0.5;
+  j["parameters"]["noise_dt"] = kNoiseDt;
+  return j;
+}
+
+TEST(EdgeSections, NoisyEllipseAndDiscCrossOnTheirSteps) {
+  // z = 0.05, between the faces, and x1 = 1.02, beyond the disc's rim: crossed on the noisy edge
+  // passages only
+  expect_noisy_crossings<ModelKind::roll3_table, TableKind::ellipse>(
+      {"roll3:ellipse, z = 0.05", noisy(ellipse_config(), 0.3), {0, 0, 1}, 0.05, 30.0, 3});
+  expect_noisy_crossings<ModelKind::roll_disc, TableKind::none>(
+      {"roll4:disc, x1 = 1.02", noisy(disc_config(), 0.3), {1, 0, 0}, 1.02, 60.0, 2});
+}
+
+TEST(EdgeSections, NoisyStadiumAcrossItsBreaks) {
+  // x1 = 1 through the breaks of the stadium's wall: a noisy passage over a break goes on over
+  // the next piece from the break's located point
+  expect_noisy_crossings<ModelKind::roll4_table, TableKind::stadium>(
+      {"roll4:stadium, x1 = 1", noisy(stadium_config(), 0.3), {1, 0, 0}, 1.0, 100.0, 5});
+}
+
+TEST(EdgeSections, NoisyWithoutNoiseIsTheGbsPassage) {
+  // noise_sigma = 0: the fixed-step passages' crossings are the deterministic run's
+  const RunConfig det = skipstone::testing::config_from(ellipse_config());
+  const RunConfig rough = skipstone::testing::config_from(noisy(ellipse_config(), 0.0));
+  for (int dir : {-1, 1}) {
+    Crossings exact(plane({0, 0, 1}, 0.05, dir));
+    NoisyCrossings stepped(plane({0, 0, 1}, 0.05, dir));
+    run_model<ModelKind::roll3_table, TableKind::ellipse>(det, 10.0, exact);
+    run_noisy<ModelKind::roll3_table, TableKind::ellipse>(rough, 10.0, stepped);
+    ASSERT_GE(exact.count(), 1u) << dir;
+    ASSERT_EQ(stepped.count(), exact.count()) << dir;
+    double worst = 0.0;
+    for (std::uint64_t i = 0; i < exact.count(); ++i) worst = std::fmax(worst, std::fabs(stepped.time(i) - exact.time(i)));
+    std::cout << "roll3:ellipse, z = 0.05, noise_sigma 0, direction " << dir << ": " << exact.count()
+              << " crossings, largest time difference from the GBS run " << worst << "\n";
+    EXPECT_LT(worst, kZeroSigmaTime) << dir;
+  }
 }
 
 }  // namespace

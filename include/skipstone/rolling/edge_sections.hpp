@@ -16,7 +16,10 @@
 // Inside a step the state at t0 + t is one GBS step of length t from y0, projected
 // (rim_partial_step: the trace's samples), so a crossing is solved on the trajectory as a run
 // stopped there computes it, to the time resolution of the exit's search
-// (ScalarConstants<T>::rim_newton (1 + t), in T).
+// (ScalarConstants<T>::rim_newton (1 + t), in T). The passages of noisy constraints
+// (noisy_table.hpp, noisy_disc.hpp: kLinear) are known only at the fixed steps of their
+// stochastic scheme, so there the state inside a step is the straight line from y0 to y1, and a
+// crossing is located on the path to O(h^2) in the step h.
 #pragma once
 #include <cmath>
 #include <type_traits>
@@ -36,7 +39,7 @@ namespace skipstone {
 // replaces the centre of y0: the centre at the end of the step before, on the piece before a
 // break, so that the two pieces' frames, which meet there to round-off, give one value of the
 // level there and a crossing at the break counts once. The centre at t = h is kept in x_end.
-template <class Wall>
+template <class Wall, bool kLinear = false>
 struct EdgeStepCurve {
   using T = typename Wall::Scalar;
   using Sys = typename Wall::Sys;
@@ -54,7 +57,12 @@ struct EdgeStepCurve {
     T ys[Sys::N];
     const T* y = t <= 0.0 ? y0 : y1;
     if (t > 0.0 && t < h) {
-      rim_partial_step(sys, y0, T(t), ys, rtol, atol);
+      if constexpr (kLinear) {
+        const T along = T(t / h);
+        for (int i = 0; i < Sys::N; ++i) ys[i] = y0[i] + along * (y1[i] - y0[i]);
+      } else {
+        rim_partial_step(sys, y0, T(t), ys, rtol, atol);
+      }
       y = ys;
     }
     const DiscRow e = wall.edge_row(sys, y, r);
@@ -73,8 +81,9 @@ struct EdgeStepCurve {
 };
 
 // The steps of one trajectory's passages, for a sink that has on_flight (EdgeSteps::on_step
-// calls step): each step on from the last one, whose end state it keeps.
-template <class Wall>
+// calls step): each step on from the last one, whose end state it keeps; kLinear: the steps of a
+// noisy passage (EdgeStepCurve).
+template <class Wall, bool kLinear = false>
 struct EdgeSection {
   using T = typename Wall::Scalar;
   static constexpr int N = Wall::Sys::N;
@@ -93,7 +102,7 @@ struct EdgeSection {
                          const T* y) {
     if (t > T(0)) {
       const double resolution = double(ScalarConstants<T>::rim_newton) * (1.0 + double(t_prev));
-      const EdgeStepCurve<Wall> curve{wall, sys,        y_prev,   y, double(t - t_prev), r, rtol, atol, resolution,
+      const EdgeStepCurve<Wall, kLinear> curve{wall, sys,        y_prev,   y, double(t - t_prev), r, rtol, atol, resolution,
                                       after_break ? x_start : nullptr, x_end};
       report_step(sink, t0 + double(t_prev), curve.h, curve);
       after_break = false;
@@ -112,7 +121,7 @@ struct EdgeSection {
 // What EdgeSteps keeps for a sink without sections: nothing.
 struct NoEdgeSection {};
 
-template <class Sink, class Wall>
-using EdgeSectionOf = std::conditional_t<has_on_flight<Sink>::value, EdgeSection<Wall>, NoEdgeSection>;
+template <class Sink, class Wall, bool kLinear = false>
+using EdgeSectionOf = std::conditional_t<has_on_flight<Sink>::value, EdgeSection<Wall, kLinear>, NoEdgeSection>;
 
 }  // namespace skipstone

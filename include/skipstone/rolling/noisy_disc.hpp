@@ -67,10 +67,11 @@ SKIPSTONE_HD TrajectoryResult simulate_noisy_roll4_disc(const ScanSpec& spec, co
   run.start(DiscWall<double>{m.R, 0.0, false}, RollModel{m.r, m.eta, m.G, m.g}, s, opt, sink);
   double y[10];
   bool on_edge = run.fly_to_edge(sink, y);
+  EdgeSectionOf<Sink, DiscWall<double>, true> section{};  // the section's search of the steps
   for (std::uint64_t passage = 0; on_edge; ++passage) {
     const NoisyDiscRimSystem sys{run.sys, noise};
     const CounterNoise passage_noise{passage_noise_key(key, passage)};
-    auto steps = run.edge_steps(sink);  // reads the first 10 components of each step's state
+    auto steps = run.edge_steps(sink, &section);  // reads the first 10 components of each step's state
     const RimRun<12, double> r12 = integrate_noisy_passage(sys, y, h, run.t_left(), run.steps_left(), passage_noise, steps);
     on_edge = run.leave_piece(rim_run_head<10>(r12), y) == EdgeEnd::plate && run.fly_to_edge(sink, y);
   }

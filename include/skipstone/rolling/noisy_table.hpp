@@ -105,9 +105,10 @@ SKIPSTONE_HD TrajectoryResult simulate_noisy_table_roll(const ScanSpec& spec, co
     else on_edge = run.fly_to_edge(sink, y);
     NoiseStart from;
     std::uint64_t passage = 0;
+    EdgeSectionOf<Sink, decltype(table_wall<N>(table)), true> section{};  // the section's search of the steps
     while (on_edge) {
       const NoisyEdgeSystem<N> sys{run.sys, noise};
-      auto steps = run.edge_steps(sink);  // reads the first N components of each step's state
+      auto steps = run.edge_steps(sink, &section);  // reads the first N components of each step's state
       NoiseStart onward;
       const RimRun<N + 2, double> rn = integrate_noisy_passage(sys, y, h, run.t_left(), run.steps_left(),
                                                                CounterNoise{passage_noise_key(key, passage)}, steps,

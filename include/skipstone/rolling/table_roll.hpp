@@ -131,7 +131,7 @@ enum class EdgeEnd { next_piece, plate, over };
 // Turns the integrator's steps on N^c into trace events, height extremes, contact-force
 // samples (a sink with on_contact gets each: tests) and, for a sink that has on_flight, the
 // steps its section searches (edge_sections.hpp; where `section` is set).
-template <class Sink, class Wall>
+template <class Sink, class Wall, class Section = EdgeSectionOf<Sink, Wall>>
 struct EdgeSteps {
   using T = typename Wall::Scalar;
   Sink& out;
@@ -141,7 +141,7 @@ struct EdgeSteps {
   const typename Wall::Sys& sys;
   double t0;
   T r;
-  EdgeSectionOf<Sink, Wall>* section = nullptr;
+  Section* section = nullptr;
 
   SKIPSTONE_HD void on_step(T t, const T* y) {
     if constexpr (has_on_flight<Sink>::value) {
@@ -309,9 +309,9 @@ struct TableRollRun {
     return true;
   }
 
-  // The sink of the current piece's integrator steps.
-  template <class Sink>
-  SKIPSTONE_HD EdgeSteps<Sink, Wall> edge_steps(Sink& sink, EdgeSectionOf<Sink, Wall>* section = nullptr) {
+  // The sink of the current piece's integrator steps (and of the section's search of them).
+  template <class Sink, class Section = EdgeSectionOf<Sink, Wall>>
+  SKIPSTONE_HD EdgeSteps<Sink, Wall, Section> edge_steps(Sink& sink, Section* section = nullptr) {
     return {sink, hs, contact, wall, sys, t, m.r, section};
   }
 
