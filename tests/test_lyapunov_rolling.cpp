@@ -108,13 +108,28 @@ double mid_flight_after(const Case<Wall>& c, const PlateState& s0, std::uint64_t
   return 0.5 * (r.t_end + entries.t.back());
 }
 
+// The tangent map's columns against central differences of the trajectory, column after column:
+// the largest |J_tangent e_i - (f(+h) - f(-h)) / 2h| over the largest |(f(+h) - f(-h)) / 2h|.
+struct ColumnMismatch {
+  double worst = 0.0, scale = 0.0;
+  void add(int n, const double* tangent, const double* plus, const double* minus, double h) {
+    for (int k = 0; k < n; ++k) {
+      const double fd = (plus[k] - minus[k]) / (2.0 * h);
+      worst = std::fmax(worst, std::fabs(tangent[k] - fd));
+      scale = std::fmax(scale, std::fabs(fd));
+    }
+  }
+  double relative() const { return worst / scale; }
+};
+
 // max over the columns |J_tangent e_i - J_fd e_i| / max |J_fd e_i| of the map from s0 to t_max
 // in plate coordinates.
 template <class Wall>
 double jacobian_mismatch(const Case<Wall>& c, double t_max, bool saltation, std::uint64_t* breaks = nullptr) {
   constexpr int P = Case<Wall>::P;
   constexpr double h = 1e-6;
-  double c0[kP], worst = 0.0, scale = 0.0;
+  double c0[kP];
+  ColumnMismatch mismatch;
   to_plate(c.s0, c0);
   for (int i = 0; i < P; ++i) {
     double cp[kP], cm[kP], fp[kP], fm[kP], e[kP] = {};
@@ -131,13 +146,9 @@ double jacobian_mismatch(const Case<Wall>& c, double t_max, bool saltation, std:
     lr.go(c.wall, c.m, c.s0, options(t_max), sink, e);
     EXPECT_FALSE(lr.edge_coords);
     if (breaks) *breaks = lr.breaks;
-    for (int k = 0; k < P; ++k) {
-      const double fd = (fp[k] - fm[k]) / (2.0 * h);
-      worst = std::fmax(worst, std::fabs(lr.d[k] - fd));
-      scale = std::fmax(scale, std::fabs(fd));
-    }
+    mismatch.add(P, lr.d, fp, fm, h);
   }
-  return worst / scale;
+  return mismatch.relative();
 }
 
 TEST(RollingTangent, JacobianVectorProductMatchesFiniteDifferencesOfTheRhs) {
@@ -341,7 +352,8 @@ double edge_jacobian_mismatch(const Case<Wall>& c, const EdgeStart<Wall>& e, dou
                               std::uint64_t* breaks = nullptr) {
   constexpr int N = EdgeStart<Wall>::N, P = N - 1;
   constexpr double h = 1e-6;
-  double z0[P], worst = 0.0, scale = 0.0;
+  double z0[P];
+  ColumnMismatch mismatch;
   to_natural<N>(e.y, z0);
   for (int i = 0; i < P; ++i) {
     double fpm[2][kP];
@@ -365,13 +377,9 @@ double edge_jacobian_mismatch(const Case<Wall>& c, const EdgeStart<Wall>& e, dou
     lr.go_on_edge(c.wall, c.m, e.piece, e.y, options(t_max), sink, d0);
     EXPECT_FALSE(lr.edge_coords);
     if (breaks) *breaks = lr.breaks;
-    for (int k = 0; k < P; ++k) {
-      const double fd = (fpm[0][k] - fpm[1][k]) / (2.0 * h);
-      worst = std::fmax(worst, std::fabs(lr.d[k] - fd));
-      scale = std::fmax(scale, std::fabs(fd));
-    }
+    mismatch.add(P, lr.d, fpm[0], fpm[1], h);
   }
-  return worst / scale;
+  return mismatch.relative();
 }
 
 // The edge start `frac` into the k-th passage from c.s0, over `passages` passages from there.
@@ -432,7 +440,8 @@ double rim_entry_mismatch(const Case<Wall>& c, int entry_part, double t, bool sa
                           std::uint64_t* breaks = nullptr) {
   constexpr int N = 6, P = N - 1;
   constexpr double h = 1e-6;
-  double c0[kP], worst = 0.0, scale = 0.0;
+  double c0[kP];
+  ColumnMismatch mismatch;
   to_plate(c.s0, c0);
   for (int i = 0; i < P; ++i) {
     double fpm[2][N];
@@ -457,13 +466,9 @@ double rim_entry_mismatch(const Case<Wall>& c, int entry_part, double t, bool sa
       EXPECT_EQ(piece.q_lo, lr.run.sys.arc.q_lo);
     }
     if (breaks) *breaks = lr.breaks;
-    for (int k = 0; k < N; ++k) {
-      const double fd = (fpm[0][k] - fpm[1][k]) / (2.0 * h);
-      worst = std::fmax(worst, std::fabs(lr.d[k] - fd));
-      scale = std::fmax(scale, std::fabs(fd));
-    }
+    mismatch.add(N, lr.d, fpm[0], fpm[1], h);
   }
-  return worst / scale;
+  return mismatch.relative();
 }
 
 json rim_entry_config(const std::string& system, const json& size, double G, double u0, double v2, double S12) {
