@@ -2,8 +2,8 @@
 // collecting kernel of every model variant whose row I of kSystems has
 // I % kKernelParts == SKIPSTONE_KERNEL_PART, one trajectory per thread, each launched on an
 // exact grid of blocks of the size that gives it the most resident warps. CMakeLists.txt compiles
-// this file once per part, with SKIPSTONE_KERNEL_PART set.
-#pragma once
+// this file once per part, with SKIPSTONE_KERNEL_PART set (the body of a translation unit, not a
+// header: benchmarks/kernel_resources.py compiles it alone).
 #include <cuda_runtime.h>
 
 #include <string>
