@@ -19,6 +19,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -337,16 +338,11 @@ class CudaEngine final : public ChunkEngine {
 }  // namespace
 
 namespace {
-template <int... Part>
-void launch_ensemble_in_parts(std::integer_sequence<int, Part...>, const ScanSpec& spec, std::uint64_t first,
-                              std::uint64_t n, const KernelOutput& out, cudaStream_t stream) {
-  if (!(launch_ensemble_in_part<Part>(spec, first, n, out, stream) || ...))
-    throw std::invalid_argument("CUDA backend: no kernel for this model and table");
-}
-template <int... Part>
-void launch_collect_in_parts(std::integer_sequence<int, Part...>, const ScanSpec& spec, std::uint64_t first,
-                             std::uint64_t n, const CollectTarget& target, const CollectOutput& out) {
-  if (!(launch_collect_in_part<Part>(spec, first, n, target, out) || ...))
+// launch(std::integral_constant<int, p>{}) for the parts p in turn until one holds spec's
+// variant and launches it (kernel_launch.hpp).
+template <int... Part, class Launch>
+void launch_in_its_part(std::integer_sequence<int, Part...>, Launch&& launch) {
+  if (!(launch(std::integral_constant<int, Part>{}) || ...))
     throw std::invalid_argument("CUDA backend: no kernel for this model and table");
 }
 }  // namespace
@@ -354,12 +350,16 @@ void launch_collect_in_parts(std::integer_sequence<int, Part...>, const ScanSpec
 void launch_ensemble(const ScanSpec& spec, std::uint64_t first, std::uint64_t n, const KernelOutput& out,
                      cudaStream_t stream) {
   if (n == 0) return;
-  launch_ensemble_in_parts(std::make_integer_sequence<int, kKernelParts>{}, spec, first, n, out, stream);
+  launch_in_its_part(std::make_integer_sequence<int, kKernelParts>{}, [&](auto part) {
+    return launch_ensemble_in_part<decltype(part)::value>(spec, first, n, out, stream);
+  });
 }
 
 void launch_collect(const ScanSpec& spec, std::uint64_t first, std::uint64_t n, const CollectTarget& target,
                     const CollectOutput& out) {
-  launch_collect_in_parts(std::make_integer_sequence<int, kKernelParts>{}, spec, first, n, target, out);
+  launch_in_its_part(std::make_integer_sequence<int, kKernelParts>{}, [&](auto part) {
+    return launch_collect_in_part<decltype(part)::value>(spec, first, n, target, out);
+  });
 }
 
 std::unique_ptr<ChunkEngine> make_engine(const ScanSpec& spec, const std::vector<ColumnRequest>& requests) {
