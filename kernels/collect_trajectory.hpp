@@ -2,7 +2,8 @@
 // thread's iterations) and the CUDA backend (ensemble_cuda.cu, one thread each): the run's
 // results plus what its events feed (backends.hpp: BoundaryCollect): the impacts binned into a
 // boundary map and recorded as rows, the section crossings of its flights likewise, the state
-// of its last event (final_state), and the mean time between its impacts. Everything it writes
+// of its last event (final_state), the mean time between its impacts and the share of the
+// coverage cells they visit. Everything it writes
 // is reached through a CollectTarget of raw pointers into memory the kernel can address (host
 // memory on the CPU, device memory on a GPU).
 #pragma once
@@ -62,6 +63,7 @@ struct CollectTarget {
   int state_columns = 0;                // 0: no final state kept
   double* final_states = nullptr;       // state_columns per trajectory of the chunk
   bool free_time = false;               // the observable mean_free_time
+  const BoundaryMapSpec* cells = nullptr;  // the observable coverage's cells (null: not asked)
 };
 
 namespace collect_detail {
@@ -93,19 +95,28 @@ SKIPSTONE_HD SKIPSTONE_INLINE std::int64_t attach(PointRecorder& r, const PointT
 }
 }  // namespace collect_detail
 
-// Trajectory `first + i` of variant V through `sink` (whose coverage cells, if any, the caller
-// has set), counting the impacts and crossings into `boundary_counts` and `section_counts` (a
-// thread's own maps on the CPU, the chunk's shared ones on a GPU).
+// Trajectory `first + i` of variant V, counting its impacts and crossings into
+// `boundary_counts` and `section_counts` (a thread's own maps on the CPU, the chunk's shared ones
+// on a GPU) and, with the coverage cells, marking the cells it visits in `stamps` (the calling
+// thread's row of them, one stamp per cell: trajectory i stamps i + 1, so that the row serves
+// the thread's trajectories in turn without clearing).
 template <class V>
 SKIPSTONE_HD TrajectoryResult collect_trajectory(const ScanSpec& spec, std::uint64_t first, std::uint64_t i,
-                                                 const CollectTarget& c, CollectSink& sink,
+                                                 const CollectTarget& c, std::uint64_t* stamps,
                                                  std::uint64_t* boundary_counts, std::uint64_t* section_counts) {
+  CollectSink sink;
+  if (c.cells) {
+    sink.cells = c.cells;
+    sink.stamps = stamps;
+    sink.stamp = i + 1;
+  }
   if (c.state_columns > 0) sink.final_state = c.final_states + i * static_cast<std::uint64_t>(c.state_columns);
   sink.section.plane = c.plane;
   const std::int64_t impact_slot = collect_detail::attach(sink.impacts, c.boundary, i, boundary_counts);
   const std::int64_t crossing_slot = collect_detail::attach(sink.section.crossings, c.section, i, section_counts);
   TrajectoryResult r = simulate_variant<V>(spec, first + i, sink);
   if (c.free_time) r.mean_free_time = sink.mean_free_time();
+  if (c.cells) r.coverage = sink.coverage();
   if (impact_slot >= 0) c.boundary.points[impact_slot] = sink.impacts.points;
   if (crossing_slot >= 0) c.section.points[crossing_slot] = sink.section.crossings.points;
   return r;

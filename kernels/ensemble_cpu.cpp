@@ -156,8 +156,8 @@ struct ThreadMaps {
   }
 };
 
-// The chunk's trajectories of variant V one per iteration (collect_trajectory), and the coverage
-// cells' stamps per thread (trajectory i stamps i + 1).
+// The chunk's trajectories of variant V one per iteration (collect_trajectory), with a row of
+// the coverage cells' stamps per thread.
 template <class V>
 void run_collecting(const ScanSpec& spec, std::uint64_t first, std::uint64_t count, TrajectoryResult* out,
                     BoundaryCollect& c, DoneCounter* done) {
@@ -168,19 +168,13 @@ void run_collecting(const ScanSpec& spec, std::uint64_t first, std::uint64_t cou
   const std::uint64_t state_size = static_cast<std::uint64_t>(c.state_columns);
   c.final_states.assign(count * state_size, std::numeric_limits<double>::quiet_NaN());
   const CollectTarget target{impacts.target(), crossings.target(), c.plane, c.state_columns, c.final_states.data(),
-                             c.free_time};
+                             c.free_time, c.cells};
 #pragma omp parallel for schedule(dynamic, 16)
   for (std::int64_t j = 0; j < static_cast<std::int64_t>(count); ++j) {
     const std::uint64_t i = static_cast<std::uint64_t>(j);
     const int thread = omp_get_thread_num();
-    CollectSink sink;
-    if (c.cells) {
-      sink.cells = c.cells;
-      sink.stamps = stamps.data() + cells * static_cast<std::uint64_t>(thread);
-      sink.stamp = i + 1;
-    }
-    out[i] = collect_trajectory<V>(spec, first, i, target, sink, impacts.of(thread), crossings.of(thread));
-    if (c.cells) out[i].coverage = sink.coverage();
+    out[i] = collect_trajectory<V>(spec, first, i, target, stamps.data() + cells * static_cast<std::uint64_t>(thread),
+                                   impacts.of(thread), crossings.of(thread));
     count_done(done, 1);
   }
   impacts.sum(threads);

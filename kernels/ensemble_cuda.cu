@@ -415,7 +415,7 @@ void run_chunk_collecting(const ScanSpec& spec, std::uint64_t first, std::uint64
   DeviceBuffer<BoundaryMapSpec> cells;
   DeviceBuffer<std::uint64_t> stamps;
   if (collect.cells) {
-    output.cells = cells.upload(collect.cells, 1);
+    target.cells = cells.upload(collect.cells, 1);
     output.threads = coverage_threads(count, boundary_bin_count(*collect.cells));
     output.stamps = stamps.zeros(output.threads * boundary_bin_count(*collect.cells));
   }

@@ -106,7 +106,7 @@ if [ "$mode" = cuda ]; then
   want pipeline && step "chunk pipeline: 8 chunks over two streams, a killed and resumed run, several devices" 300 \
     scripts/gpu_pipeline_check.sh "$bin" "$out" "$py"
 
-  want presets && step "presets on both backends: edge sections, holes, noisy edges, Lyapunov from final states" 300 \
+  want presets && step "presets on both backends: edge sections, holes, noisy edges, coverage, 3D boundary map, Lyapunov from final states" 300 \
     bash -o pipefail -c "scripts/gpu_presets_check.sh '$bin' '$out' '$py' | tee '$out/presets.txt'"
 
   want bench && step "skipstone bench --backend cuda --precision float" 420 bash -o pipefail -c \

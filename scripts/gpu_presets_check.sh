@@ -40,6 +40,7 @@ both edge_section examples/roll3_ellipse_edge_section.json
 both stadium_escape examples/roll4_stadium_escape.json
 both noisy_stadium examples/noisy_roll4_stadium.json
 both stadium_coverage examples/stadium_escape.json
+both sphere_boundary examples/sphere_boundary_map.json
 rm -rf out/continue_roll3_a
 "$bin" run examples/continue_roll3_stadium_a.json --backend cpu --out out/continue_roll3_a --quiet >/dev/null ||
   { echo "continue_roll3_stadium_a failed"; fail=1; }

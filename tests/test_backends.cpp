@@ -484,7 +484,8 @@ TEST(Backends, ChunkRowsOfAStateFileStartLikeTheWholeFile) {
 
 // The collecting path on a GPU (collect_trajectory.hpp, every thread counting into one map in
 // device memory) against the CPU's: a section map with its rows and final_state on cylinder:disc
-// under gravity, a boundary map with its rows and mean_free_time on the disc, and a section
+// under gravity, a boundary map with its rows, mean_free_time and coverage on the disc and in
+// the sphere (the 3D coordinates), and a section
 // crossed only inside roll3:ellipse's edge passages with its rows and final_state, over short
 // runs on which the two backends' rounding stays far below the tolerances. The counts of a map
 // are integers, equal but for points within rounding of a bin edge.
@@ -512,6 +513,14 @@ TEST(Backends, CudaCollectsLikeTheCpu) {
         "outputs": {"boundary_map": {"coords": ["s", "p", "spin"], "bins": [16, 8, 4], "ranges": [[0, 1], [-1, 1], [-2, 2]]},
                     "boundary_events": {"every": 5, "max_events_per_trajectory": 40},
                     "coverage": {"bins": [2000, 2000]}}})"),
+      // the 3D boundary coordinates: where and how the sphere's impacts land, with gravity
+      json::parse(R"({"system": "sphere", "parameters": {"R": 1.0, "gamma": 0.6325, "g": 1.0},
+        "initial": {"start": "interior", "x": 0.3, "y": 0.1, "z": 0.2, "vx": 0.5, "vy": 0.7, "vz": -0.4},
+        "scan": {"type": "grid", "axes": [{"param": "wy", "min": -1.0, "max": 1.0, "n": 32}, {"param": "wz", "min": -1.0, "max": 1.0, "n": 32}]},
+        "stop": {"max_events": 40}, "observables": ["status", "events", "mean_free_time", "coverage"],
+        "outputs": {"boundary_map": {"coords": ["s", "cos_theta", "p_up"], "bins": [16, 8, 4]},
+                    "boundary_events": {"every": 5, "max_events_per_trajectory": 40},
+                    "coverage": {"coords": ["p", "p_up"], "bins": [2000, 2000]}}})"),
       // crossings inside the edge passages of a rolling table (the plane between its faces)
       json::parse(R"({"system": "roll3:ellipse", "parameters": {"a": 1.5, "b": 1.0, "r": 0.1, "gamma": 0.6325, "g": 1.0},
         "initial": {"start": "plate", "x1": 0.0, "x2": 0.0, "v2": 0.0},

@@ -31,9 +31,9 @@ namespace fs = std::filesystem;
 // The edge entries of one trajectory: when, and the wall's boundary parameter there.
 struct EntryLog : DiscardSink {
   std::vector<double> t, s;
-  void on_impact(double time, double s_wall, double, double) {
+  void on_impact(double time, const double* c) {
     t.push_back(time);
-    s.push_back(s_wall);
+    s.push_back(c[0]);
   }
 };
 

@@ -82,7 +82,7 @@ Case<DiscWall<double>> disc_case(const DiscRollModel& m, const PlateState& s0 = 
 // The edge entry times of a run (the boundary-map hook of table_roll.hpp).
 struct EntryTimes : DiscardSink {
   std::vector<double> t;
-  void on_impact(double time, double, double, double) { t.push_back(time); }
+  void on_impact(double time, const double*) { t.push_back(time); }
 };
 
 // The plain run's plate state at t_max (which must fall on a flat part).
@@ -214,7 +214,7 @@ const PlateState kAlongTheWall{1, {0.0, 0.5}, {0.45, 0.25}, 0.4, 0.0, 0.2, -0.3,
 
 template <int N, class Table>
 Case<TableWall<Table, N, double>> table_case(const Table& table, double G, const PlateState& s0 = kStart) {
-  return {table_wall<N>(table), {0.1, 0.5, G}, s0};
+  return {table_wall<N>(table), {0.1, 0.5, G, G / (1.0 - 0.5 * 0.5)}, s0};  // g: the physical gravity of eta 0.5
 }
 
 // min_breaks: the breaks of the wall (curvature jumps, vertex pieces) the run must cross.

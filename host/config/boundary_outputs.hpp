@@ -2,7 +2,7 @@
 // of coordinates of every point of the scan and the points of chosen trajectories; the points
 // are the impacts in Birkhoff coordinates (boundary_map, boundary_events) or the crossings of a
 // Poincare section (section_map, section_events; skipstone/section_map.hpp). The impacts also
-// give the per-trajectory observables mean_free_time and coverage (2D no-slip tables).
+// give the per-trajectory observables mean_free_time and coverage.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -21,14 +21,14 @@ constexpr std::uint64_t kMaxBoundaryEventBytes = std::uint64_t(4) << 30;
 struct BoundaryOutputs {
   bool map = false;
   BoundaryMapSpec spec{};
-  std::vector<std::string> coords;  // the map's and the rows' coordinates ("s", "p" and maybe "spin", in this order)
+  std::vector<std::string> coords;  // the map's coordinates, in its axes' order (spec.column: their place in a point's row)
   bool events = false;
   std::uint64_t every = 0;             // record trajectories i with i % every == 0 (0: use indices)
   std::vector<std::uint64_t> indices;  // or these, ascending
   std::uint64_t max_events = kDefaultBoundaryEvents;
-  int event_fields = kBoundaryEventFields;  // values of a recorded point (PointRecorder)
+  int event_fields = kBoundaryEventFields;  // values of a recorded point (PointRecorder): 2 + its coordinates
   // Per-trajectory observables of the impacts (rc.boundary only): mean_free_time, and coverage
-  // of the cells of outputs.coverage (the grid of a map in (s, p)).
+  // of the cells of outputs.coverage (the grid of a map in two bounded coordinates).
   bool free_time = false;
   bool coverage = false;
   BoundaryMapSpec cells{};

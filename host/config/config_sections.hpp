@@ -65,6 +65,13 @@ void read_histograms(JsonReader& top, RunConfig& rc);
 // resolved, and the section outputs (section_outputs_section.cpp)
 void read_outputs(JsonReader outputs, RunConfig& rc);
 void read_section_outputs(JsonReader& outputs, RunConfig& rc);
+// The coordinates `coords` of a map (outputs.boundary_map, outputs.coverage): 2 to max_coords
+// distinct names of the system's impact row (impact_coordinates.hpp; bounded_only: those with a
+// range of their own), set into spec (n_coords, columns and their ranges by definition); returns
+// the names.
+std::vector<std::string> read_map_coords(const nlohmann::json& coords, const std::string& path,
+                                         const SystemTraits& system, int max_coords, bool bounded_only,
+                                         BoundaryMapSpec& spec);
 // A map's "bins" and optional "ranges" for the coordinates b.coords (b.spec's lo, hi hold the
 // defaults); returns the map's resolved bins and ranges.
 nlohmann::json read_map_bins(JsonReader& map, BoundaryOutputs& b);

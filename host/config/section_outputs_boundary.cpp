@@ -5,6 +5,7 @@
 #include <string>
 
 #include "config_sections.hpp"
+#include "impact_coordinates.hpp"
 
 namespace skipstone {
 
@@ -17,26 +18,43 @@ namespace {
 void read_boundary_map(JsonReader m, RunConfig& rc) {
   const std::string path = m.path();
   BoundaryOutputs& b = rc.boundary;
-  const json& coords = m.array("coords");
-  const std::vector<std::vector<std::string>> allowed = {{"s", "p"}, {"s", "p", "spin"}};
-  std::vector<std::string> names;
-  for (const json& c : coords)
-    if (c.is_string()) names.push_back(c.get<std::string>());
-  if (names.size() != coords.size() || std::find(allowed.begin(), allowed.end(), names) == allowed.end())
-    throw ConfigError(path + ".coords", "value " + show(coords) + " is not allowed; allowed: [\"s\", \"p\"] or [\"s\", \"p\", \"spin\"]");
-  b.coords = names;
-  b.spec.n_coords = static_cast<int>(names.size());
-  // s in [0, 1) and p in [-1, 1] by definition; spin / |u| has no bound: its range is required
-  b.spec.lo[0] = 0.0, b.spec.hi[0] = 1.0, b.spec.lo[1] = -1.0, b.spec.hi[1] = 1.0;
-  const bool has_spin = names.size() == 3;
-  if (has_spin && !m.has("ranges"))
-    throw ConfigError(path + ".ranges", "required with the coordinate \"spin\": [[s_min, s_max], [p_min, p_max], [spin_min, spin_max]]");
+  b.coords = read_map_coords(m.array("coords"), path + ".coords", rc.system.traits, 3, false, b.spec);
+  // the coordinates bounded by definition have their ranges; any other needs "ranges"
+  for (const ImpactCoordinate& c : impact_coordinates(rc.system.traits))
+    if (!c.bounded && std::find(b.coords.begin(), b.coords.end(), c.name) != b.coords.end() && !m.has("ranges"))
+      throw ConfigError(path + ".ranges", "required with the coordinate \"" + c.name +
+                                              "\", which has no bound of its own: one [min, max] per coordinate of coords");
   json resolved = read_map_bins(m, b);
-  resolved["coords"] = names;
+  resolved["coords"] = b.coords;
   rc.resolved["outputs"]["boundary_map"] = resolved;
 }
 
 }  // namespace
+
+std::vector<std::string> read_map_coords(const json& coords, const std::string& path, const SystemTraits& system,
+                                         int max_coords, bool bounded_only, BoundaryMapSpec& spec) {
+  const std::vector<ImpactCoordinate> row = impact_coordinates(system);
+  std::vector<std::string> names, allowed;
+  for (const ImpactCoordinate& c : row)
+    if (c.bounded || !bounded_only) allowed.push_back(c.name);
+  for (const json& c : coords)
+    if (c.is_string() && std::find(allowed.begin(), allowed.end(), c.get<std::string>()) != allowed.end() &&
+        std::find(names.begin(), names.end(), c.get<std::string>()) == names.end())
+      names.push_back(c.get<std::string>());
+  if (names.size() != coords.size() || names.size() < 2 || names.size() > static_cast<std::size_t>(max_coords))
+    throw ConfigError(path, "value " + show(coords) + " is not allowed; allowed: " +
+                                (max_coords == 2 ? std::string("2") : "2 or " + std::to_string(max_coords)) +
+                                " distinct names of " + show(json(allowed)) + " (the " +
+                                (bounded_only ? "bounded " : "") + "coordinates of the impacts of " + system.name + ")");
+  spec.n_coords = static_cast<int>(names.size());
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    const auto at = std::find_if(row.begin(), row.end(), [&](const ImpactCoordinate& c) { return c.name == names[k]; });
+    spec.column[k] = static_cast<int>(at - row.begin());
+    spec.lo[k] = at->lo;
+    spec.hi[k] = at->hi;
+  }
+  return names;
+}
 
 json read_map_bins(JsonReader& m, BoundaryOutputs& b) {
   const std::string path = m.path();
@@ -112,12 +130,12 @@ json read_point_events(JsonReader e, const RunConfig& rc, BoundaryOutputs& b, co
 void read_outputs(JsonReader outputs, RunConfig& rc) {
   outputs.only({"boundary_map", "boundary_events", "survival", "coverage", "section", "section_map", "section_events"});
   const bool any = outputs.has("boundary_map") || outputs.has("boundary_events");
-  const ModelKind m = rc.spec.model;
-  const bool rolling_table = m == ModelKind::roll_disc || m == ModelKind::roll3_table || m == ModelKind::roll4_table;
-  if (any && !((is_noslip(m) && rc.system.traits.dim == 2) || rolling_table))
+  const std::vector<ImpactCoordinate> row = impact_coordinates(rc.system.traits);
+  if (any && row.empty())
     throw ConfigError(outputs.path() + (outputs.has("boundary_map") ? ".boundary_map" : ".boundary_events"),
-                      "computed for the 2D no-slip tables and the rolling tables (roll4:disc, roll3:<table>, "
-                      "roll4:<table>) only, not for system " + rc.system.name);
+                      "computed for the no-slip models (2D tables, cylinders, sphere) and the rolling tables "
+                      "(roll4:disc, roll3:<table>, roll4:<table>) only, not for system " + rc.system.name);
+  rc.boundary.event_fields = 2 + static_cast<int>(row.size());
   if (outputs.has("boundary_map")) read_boundary_map(outputs.object("boundary_map"), rc);
   if (outputs.has("boundary_events"))
     rc.resolved["outputs"]["boundary_events"] = read_point_events(outputs.object("boundary_events"), rc, rc.boundary, "impacts");

@@ -1,7 +1,7 @@
-// The escape and coverage outputs of the 2D no-slip tables (docs/config.md "Escape and
-// coverage"): outputs.survival, the grid of the survival probability P(t) of a table with holes
-// (stop.holes), and outputs.coverage, the cells in the boundary coordinates (s, p) of the
-// coverage observable; and the checks that tie the escape observables to them.
+// The escape and coverage outputs (docs/config.md "Escape and coverage"): outputs.survival, the
+// grid of the survival probability P(t) of a table with holes (stop.holes), and
+// outputs.coverage, the cells in two bounded boundary coordinates (s and p unless "coords" says
+// otherwise) of the coverage observable; and the checks that tie the escape observables to them.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -48,11 +48,13 @@ void read_survival(JsonReader s, RunConfig& rc) {
 
 void read_coverage(JsonReader c, RunConfig& rc) {
   const std::string path = c.path();
+  BoundaryMapSpec& cells = rc.boundary.cells;
+  const json coords = c.has("coords") ? c.array("coords") : json::array({"s", "p"});
+  const std::vector<std::string> names = read_map_coords(coords, path + ".coords", rc.system.traits, 2, true, cells);
   const json& bins = c.array("bins");
   c.finish();
-  BoundaryMapSpec& cells = rc.boundary.cells;
-  if (bins.size() != 2) throw ConfigError(path + ".bins", "expected 2 cell counts [s_bins, p_bins], got " + show(bins));
-  cells.n_coords = 2;
+  if (bins.size() != 2)
+    throw ConfigError(path + ".bins", "expected 2 cell counts, one per coordinate of " + show(json(names)) + ", got " + show(bins));
   std::uint64_t total = 1;
   for (std::size_t k = 0; k < 2; ++k) {
     if (!bins[k].is_number_integer() || bins[k].get<std::int64_t>() < 1 ||
@@ -64,10 +66,9 @@ void read_coverage(JsonReader c, RunConfig& rc) {
   }
   if (total > kMaxCoverageCells)
     throw ConfigError(path + ".bins", "value " + show(bins) + " has more than " + std::to_string(kMaxCoverageCells) + " cells");
-  cells.lo[0] = 0.0, cells.hi[0] = 1.0, cells.lo[1] = -1.0, cells.hi[1] = 1.0;
   if (!asks(rc, "coverage")) throw ConfigError(path, "the cells of the observable coverage; add \"coverage\" to observables");
   rc.boundary.coverage = true;
-  rc.resolved["outputs"]["coverage"] = {{"bins", bins}};  // over [0, 1] x [-1, 1], fixed
+  rc.resolved["outputs"]["coverage"] = {{"coords", names}, {"bins", bins}};  // over the coordinates' own ranges
 }
 
 void check_escape_observables(RunConfig& rc) {
@@ -75,7 +76,8 @@ void check_escape_observables(RunConfig& rc) {
     if (asks(rc, name) && rc.spec.holes.n == 0)
       throw ConfigError(observable_path(rc, name), std::string("value \"") + name + "\" needs holes in the wall; give stop.holes");
   if (asks(rc, "coverage") && !rc.boundary.coverage)
-    throw ConfigError(observable_path(rc, "coverage"), "value \"coverage\" needs its cells; give outputs.coverage {\"bins\": [s_bins, p_bins]}");
+    throw ConfigError(observable_path(rc, "coverage"), "value \"coverage\" needs its cells; give outputs.coverage {\"bins\": [s_bins, p_bins]} (cells in s and p; "
+                        "\"coords\" picks two other bounded coordinates)");
   rc.boundary.free_time = asks(rc, "mean_free_time");
 }
 

@@ -9,6 +9,7 @@
 
 #include "atomic_file.hpp"
 #include "config_hash.hpp"
+#include "impact_coordinates.hpp"
 #include "iso_time.hpp"
 #include "npy_writer.hpp"
 #include "observables.hpp"
@@ -65,8 +66,13 @@ struct PointKind {
 std::vector<PointKind> point_kinds(const RunConfig& rc, const ScanResult& res) {
   std::vector<std::string> section_fields = {"crossing", "t"}, section_labels;
   for (const auto& c : rc.section.coords) section_fields.push_back(c), section_labels.push_back(c);
-  return {{"boundary", rc.boundary, res.boundary_points, "impacts", "boundary map",
-           {"event", "t", "s", "p", "spin_over_speed"}, {"s (boundary parameter)", "p = sin(angle to the normal)"}},
+  std::vector<std::string> boundary_fields = {"event", "t"}, boundary_labels;
+  const std::vector<ImpactCoordinate> row = impact_coordinates(rc.system.traits);
+  for (const ImpactCoordinate& c : row) boundary_fields.push_back(c.name);
+  for (const std::string& name : rc.boundary.coords)
+    for (const ImpactCoordinate& c : row)
+      if (c.name == name) boundary_labels.push_back(c.label);
+  return {{"boundary", rc.boundary, res.boundary_points, "impacts", "boundary map", boundary_fields, boundary_labels},
           {"section", rc.section, res.section_points, "crossings", "Poincare section", section_fields, section_labels}};
 }
 
@@ -90,21 +96,25 @@ json point_event_column_names(const RunConfig& rc, const PointKind& k) {
   return names;
 }
 
-// <prefix>_map.npy (uint64, shape bins) and its heat map of log10(1 + count) over coordinates 0, 1.
-void write_point_map(const std::filesystem::path& dir, const RunConfig& rc, const PointKind& k) {
-  const BoundaryMapSpec& m = k.out.spec;
-  const std::vector<std::uint64_t>& counts = k.res.counts;
+// The bins of a point map, axis by axis.
+std::vector<std::size_t> point_map_shape(const BoundaryMapSpec& m) {
   std::vector<std::size_t> shape;
   for (int c = 0; c < m.n_coords; ++c) shape.push_back(static_cast<std::size_t>(m.bins[c]));
-  const std::vector<std::uint64_t> inside(counts.begin(), counts.end() - 1);
-  io::write_npy(dir / (k.prefix + "_map.npy"), inside, shape);
-  // the picture: coordinate 0 along x, 1 along y, summed over the third; rows of render_heatmap are y
-  const std::size_t ns = shape[0], np = shape[1], nrest = inside.size() / (ns * np);
+  return shape;
+}
+
+// <prefix>_map.png: the heat map of log10(1 + count) over coordinates 0, 1 of the map.
+void write_point_map_png(const std::filesystem::path& dir, const RunConfig& rc, const PointKind& k) {
+  const BoundaryMapSpec& m = k.out.spec;
+  const std::vector<std::uint64_t>& counts = k.res.counts;  // the bins, then the points outside
+  const std::vector<std::size_t> shape = point_map_shape(m);
+  // coordinate 0 along x, 1 along y, summed over the third; rows of render_heatmap are y
+  const std::size_t ns = shape[0], np = shape[1], nrest = (counts.size() - 1) / (ns * np);
   std::vector<double> img(ns * np, 0.0);
   for (std::size_t i = 0; i < ns; ++i)
     for (std::size_t j = 0; j < np; ++j) {
       std::uint64_t c = 0;
-      for (std::size_t k = 0; k < nrest; ++k) c += inside[(i * np + j) * nrest + k];
+      for (std::size_t k = 0; k < nrest; ++k) c += counts[(i * np + j) * nrest + k];
       img[j * ns + i] = std::log10(1.0 + static_cast<double>(c));
     }
   io::HeatmapSpec hs;
@@ -113,13 +123,6 @@ void write_point_map(const std::filesystem::path& dir, const RunConfig& rc, cons
   hs.y = {k.labels[1], m.lo[1], m.hi[1]};
   hs.colorbar_label = "log10(1 + " + k.points + ")" + (m.n_coords == 3 ? ", summed over " + k.out.coords[2] : "");
   io::write_heatmap_png(dir / (k.prefix + "_map.png"), img, ns, np, hs);
-}
-
-// survival.npy (uint64: the trajectories inside at each grid time) and survival_times.npy (the
-// grid), for outputs.survival.
-void write_survival(const std::filesystem::path& dir, const RunConfig& rc, const std::vector<std::uint64_t>& counts) {
-  io::write_npy(dir / "survival.npy", counts, {counts.size()});
-  io::write_npy(dir / "survival_times.npy", rc.survival_times, {rc.survival_times.size()});
 }
 
 // The holes, how many trajectories left through them, and (with the observable escape_time) their
@@ -284,13 +287,28 @@ void write_outputs(const std::filesystem::path& dir, const RunConfig& rc, const 
     for (std::size_t j = 0; j < rc.axes.size(); ++j)
       io::write_npy(dir / ("axis_" + rc.axes[j].name + ".npy"), sampled_axis_values(rc, j), rc.shape);
   }
-  for (const PointKind& k : point_kinds(rc, res)) {
-    if (k.out.map) write_point_map(dir, rc, k);
-    const std::size_t columns = point_event_columns(rc, k.out);
-    if (k.out.events) io::write_npy(dir / (k.prefix + "_events.npy"), k.res.events, {k.res.events.size() / columns, columns});
+  for (const auto& [name, a] : output_arrays(rc, res)) {
+    if (a.integer) io::write_npy(dir / (name + ".npy"), a.counts, a.shape);
+    else io::write_npy(dir / (name + ".npy"), a.values, a.shape);
   }
-  if (!rc.survival_times.empty()) write_survival(dir, rc, res.survival_counts);
+  for (const PointKind& k : point_kinds(rc, res))
+    if (k.out.map) write_point_map_png(dir, rc, k);
   io::write_text_atomically(dir / "meta.json", meta.dump(2) + "\n");
+}
+
+std::map<std::string, OutputArray> output_arrays(const RunConfig& rc, const ScanResult& res) {
+  std::map<std::string, OutputArray> arrays;
+  for (const PointKind& k : point_kinds(rc, res)) {
+    if (k.out.map)
+      arrays[k.prefix + "_map"] = {true, {k.res.counts.begin(), k.res.counts.end() - 1}, {}, point_map_shape(k.out.spec)};
+    const std::size_t columns = point_event_columns(rc, k.out);
+    if (k.out.events) arrays[k.prefix + "_events"] = {false, {}, k.res.events, {k.res.events.size() / columns, columns}};
+  }
+  if (!rc.survival_times.empty()) {  // the trajectories inside at each grid time, and the grid
+    arrays["survival"] = {true, res.survival_counts, {}, {res.survival_counts.size()}};
+    arrays["survival_times"] = {false, {}, rc.survival_times, {rc.survival_times.size()}};
+  }
+  return arrays;
 }
 
 }  // namespace skipstone

@@ -3,7 +3,9 @@
 // sampled values of random scans, and meta.json (written last). Every file goes through a
 // temporary name and a rename.
 #pragma once
+#include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -28,5 +30,17 @@ nlohmann::json run_metadata(const RunConfig& rc, const ScanResult& res, const Ba
 
 void write_outputs(const std::filesystem::path& dir, const RunConfig& rc, const ScanResult& res,
                    const nlohmann::json& meta);
+
+// An array of the config's outputs section as its <name>.npy holds it: uint64 counts (integer)
+// or float64 values, and the shape.
+struct OutputArray {
+  bool integer = false;
+  std::vector<std::uint64_t> counts;
+  std::vector<double> values;
+  std::vector<std::size_t> shape;
+};
+// Those the config asks for, by file name without ".npy": boundary_map (the counts inside the
+// bins), boundary_events (the rows), section_map, section_events, survival, survival_times.
+std::map<std::string, OutputArray> output_arrays(const RunConfig& rc, const ScanResult& res);
 
 }  // namespace skipstone

@@ -41,7 +41,7 @@ enum ObservableGroup : std::uint32_t {
   kObsState = 1u << 6,     // final_state: the state at t_end (final_state.hpp)
   kObsImpulse = 1u << 7,   // impulse_ratio_max, impulse_ratio_mean: the friction a no-slip impact needs
   kObsLyapunovSpectrum = 1u << 8,  // lyapunov_spectrum: the 2D no-slip tables
-  kObsEscape = 1u << 9,    // mean_free_time, coverage: the 2D no-slip tables
+  kObsEscape = 1u << 9,    // mean_free_time, coverage: the systems with boundary coordinates (boundary_map.hpp)
   kObsContact = 1u << 10,  // normal_force_min, friction_ratio_max, detach_time, slip_time: rolling contact force
   kObsRubber = 1u << 11,   // twist_max, gamma3_mean: rubber:sphere
   kObsNormalDrift = 1u << 12,  // gamma_drift: the drift of |Gamma| (rubber:sphere, driven:ball)
@@ -50,7 +50,7 @@ enum ObservableGroup : std::uint32_t {
 // Groups a run computes only when its config names them: the tangent dynamics of the Lyapunov
 // exponents cost more than the trajectory, the final state takes the collecting path, the
 // impulse ratios are off the SIMD lanes, the holes group needs stop.holes, the escape group
-// outputs.coverage (mean_free_time and coverage run on the CPU backend's one-trajectory path),
+// outputs.coverage (mean_free_time and coverage take the collecting path),
 // and the contact forces are evaluated at every integrator step, off the SIMD lanes.
 constexpr std::uint32_t kObsOptIn =
     kObsLyapunov | kObsLyapunovSpectrum | kObsState | kObsImpulse | kObsEscape | kObsContact | kObsHoles;
@@ -82,8 +82,8 @@ constexpr std::uint32_t interior = start_bit(StartKind::interior);
 constexpr std::uint32_t state_file = start_bit(StartKind::state);
 constexpr SystemTraits noslip(const char* name, ModelKind m, TableKind t, bool round_wall = false) {
   const bool sinai = t == TableKind::sinai;  // a flight in a scatterer-free corridor never ends
-  const std::uint32_t lyapunov = m == plane ? kObsLyapunov | kObsLyapunovSpectrum | kObsEscape : kObsLyapunov;
-  const std::uint32_t obs = (round_wall ? impact_obs | kObsCaustic : impact_obs) | lyapunov | kObsHoles;
+  const std::uint32_t lyapunov = m == plane ? kObsLyapunov | kObsLyapunovSpectrum : kObsLyapunov;
+  const std::uint32_t obs = (round_wall ? impact_obs | kObsCaustic : impact_obs) | lyapunov | kObsHoles | kObsEscape;
   return {name, m, t, m == plane ? 2 : 3, wall_starts | state_file, obs | kObsState,
           round_wall, round_wall ? Lanes::round_wall : Lanes::none, sinai,
           !sinai || m == cylinder,  // in-plane gravity on a torus has no floor
@@ -100,7 +100,7 @@ constexpr SystemTraits noslip(const char* name, ModelKind m, TableKind t, bool r
 constexpr SystemTraits rolling(const char* name, ModelKind m, TableKind t) {
   const bool sinai = t == TableKind::sinai, roll3 = m == ModelKind::roll3_table;
   const std::uint32_t faces = interior | start_bit(StartKind::plate_minus) | state_file;
-  const std::uint32_t obs = noslip_obs | kObsExit | kObsContact | kObsState | kObsHoles;
+  const std::uint32_t obs = noslip_obs | kObsExit | kObsContact | kObsState | kObsHoles | kObsEscape;
   return {name, m, t, 3, roll3 ? faces | start_bit(StartKind::rim_entry) : faces,
           (t == TableKind::disc ? obs | kObsCaustic : obs) | kObsLyapunov, true, Lanes::rim, sinai, !(sinai && roll3),
           Sampling::sink};
@@ -117,7 +117,7 @@ inline constexpr SystemTraits kSystems[] = {
     traits_detail::noslip("ellipse", traits_detail::plane, TableKind::ellipse),
     traits_detail::noslip("sinai", traits_detail::plane, TableKind::sinai),
     {"sphere", ModelKind::noslip_sphere, TableKind::none, 3, traits_detail::interior | traits_detail::state_file,
-     traits_detail::impact_obs | kObsAnnulus | kObsLyapunov | kObsState, false, Lanes::none, false, true,
+     traits_detail::impact_obs | kObsAnnulus | kObsLyapunov | kObsState | kObsEscape, false, Lanes::none, false, true,
      Sampling::closed_form},
     traits_detail::noslip("cylinder:disc", traits_detail::cylinder, TableKind::disc, true),
     traits_detail::noslip("cylinder:strip", traits_detail::cylinder, TableKind::strip),
@@ -140,7 +140,7 @@ inline constexpr SystemTraits kSystems[] = {
      Sampling::closed_form},
     {"roll4:disc", ModelKind::roll_disc, TableKind::none, 3,
      traits_detail::interior | start_bit(StartKind::plate_minus) | traits_detail::state_file,
-     traits_detail::noslip_obs | kObsCaustic | kObsLyapunov | kObsState | kObsContact | kObsHoles, true,
+     traits_detail::noslip_obs | kObsCaustic | kObsLyapunov | kObsState | kObsContact | kObsHoles | kObsEscape, true,
      Lanes::rim, false, true, Sampling::sink},
     traits_detail::rolling("roll3:disc", ModelKind::roll3_table, TableKind::disc),
     traits_detail::rolling("roll3:stadium", ModelKind::roll3_table, TableKind::stadium),

@@ -38,14 +38,14 @@ struct KernelOutput {
 };
 
 // Where a collecting launch writes: its trajectories' results and the maps' counts (null: no
-// map). With the observable coverage (cells not null) the launch has `threads` threads, each
-// taking trajectories i, i + threads, ... in turn and marking the cells they visit in its own
-// `cells`-sized row of `stamps` (BoundarySink); without it, one thread per trajectory.
+// map). With the observable coverage (CollectTarget::cells not null) the launch has `threads`
+// threads, each taking trajectories i, i + threads, ... in turn and marking the cells they
+// visit in its own cells-sized row of `stamps` (collect_trajectory); without it, one thread per
+// trajectory.
 struct CollectOutput {
   TrajectoryResult* results = nullptr;
   std::uint64_t* boundary_counts = nullptr;
   std::uint64_t* section_counts = nullptr;
-  const BoundaryMapSpec* cells = nullptr;
   std::uint64_t* stamps = nullptr;
   std::uint64_t threads = 0;
 };

@@ -59,16 +59,9 @@ __global__ void __launch_bounds__(kMaxBlockThreads)
                    const __grid_constant__ CollectTarget target, const __grid_constant__ CollectOutput out) {
   const std::uint64_t thread = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (thread >= out.threads) return;
-  for (std::uint64_t i = thread; i < n; i += out.threads) {
-    CollectSink sink;
-    if (out.cells) {
-      sink.cells = out.cells;
-      sink.stamps = out.stamps + boundary_bin_count(*out.cells) * thread;
-      sink.stamp = i + 1;
-    }
-    out.results[i] = collect_trajectory<V>(spec, first, i, target, sink, out.boundary_counts, out.section_counts);
-    if (out.cells) out.results[i].coverage = sink.coverage();
-  }
+  std::uint64_t* stamps = target.cells ? out.stamps + boundary_bin_count(*target.cells) * thread : nullptr;
+  for (std::uint64_t i = thread; i < n; i += out.threads)
+    out.results[i] = collect_trajectory<V>(spec, first, i, target, stamps, out.boundary_counts, out.section_counts);
 }
 
 // The block size of a kernel on the current device: the one the CUDA runtime finds to give it the
@@ -113,7 +106,7 @@ template <>
 bool launch_collect_in_part<SKIPSTONE_KERNEL_PART>(const ScanSpec& spec, std::uint64_t first, std::uint64_t n,
                                                    const CollectTarget& target, const CollectOutput& out) {
   CollectOutput launched = out;
-  if (!out.cells) launched.threads = n;
+  if (!target.cells) launched.threads = n;
   return visit_variant_of_part(spec, [&](auto v) {
     const int threads = block_threads(collect_kernel<decltype(v)>);
     collect_kernel<decltype(v)><<<grid_blocks(launched.threads, threads), threads>>>(spec, first, n, target, launched);

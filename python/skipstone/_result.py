@@ -21,9 +21,9 @@ class Result:
     is one row per sample.
     result.axes maps each scanned parameter (axis 0 first) to its values: the grid values,
     or for a random scan the sampled value of every trajectory (shaped like the maps).
-    result.outputs maps the config's outputs that were written (boundary_map, boundary_events,
-    section_map, section_events; docs/config.md "Outputs") to their arrays; their coordinates
-    and columns are in result.meta[name]. A table with holes and outputs.survival adds
+    result.outputs maps the config's outputs (boundary_map, boundary_events, section_map,
+    section_events; docs/config.md "Outputs") to their arrays, as their .npy files hold them;
+    their coordinates and columns are in result.meta[name]. A table with holes and outputs.survival adds
     "survival" (trajectories still inside at each time) and "survival_times" (the time grid);
     the escape summary is result.meta["escape"].
     """

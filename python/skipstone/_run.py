@@ -13,7 +13,8 @@ BACKENDS = ("auto", "cpu", "cuda")
 
 
 def run(config, out=None, threads=None, progress=False, overrides=None, overwrite=False, backend="cpu"):
-    """Runs a scan as `skipstone run CONFIG --backend BACKEND` does; returns a Result.
+    """Runs a scan as `skipstone run CONFIG --backend BACKEND` does; returns a Result (with
+    the outputs section's arrays in result.outputs, as load() reads them from a folder).
 
     config: a dict (the JSON config as Python values) or the path of a config file.
     out: an output folder to write as the CLI does (maps, heat maps, meta.json); one that holds
@@ -31,11 +32,11 @@ def run(config, out=None, threads=None, progress=False, overrides=None, overwrit
     path, config, overrides = config_arguments(config, overrides)
     if backend not in BACKENDS:
         raise UsageError(f"backend {backend!r}: allowed values are {', '.join(BACKENDS)}")
-    observables, meta_text, sampled = _skipstone.run(
+    observables, meta_text, sampled, outputs = _skipstone.run(
         path, config, overrides, None if out is None else os.fspath(out), bool(overwrite),
         0 if threads is None else _threads(threads), bool(progress), backend, describe_call("run", path, overrides))
     meta = json.loads(meta_text)
-    return Result(observables, axes_of(meta, sampled), meta)
+    return Result(observables, axes_of(meta, sampled), meta, outputs)
 
 
 def _threads(threads):

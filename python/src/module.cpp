@@ -69,7 +69,8 @@ RunConfig config_with_overrides(const std::optional<std::string>& path, py::hand
   return parse_config_with_overrides(path ? read_config_json(*path) : json_from_python(config, ""), list);
 }
 
-// Returns (observables in config order, meta.json text, sampled axis values of a random scan).
+// Returns (observables in config order, meta.json text, sampled axis values of a random scan,
+// the arrays of the outputs section by file name: output_arrays).
 // `threads`: 0 for the default, else checked by the caller against MAX_THREADS.
 // Called between chunks with the GIL released: a pending Ctrl-C (or another signal whose
 // handler raises) stops the run with the handler's exception.
@@ -104,7 +105,10 @@ py::tuple run(const std::optional<std::string>& path, py::object config, const p
   if (rc.spec.random)
     for (std::size_t j = 0; j < rc.axes.size(); ++j)
       sampled[rc.axes[j].name.c_str()] = owning_array(sampled_axis_values(rc, j), rc.shape);
-  return py::make_tuple(maps, outcome.meta.dump(), sampled);
+  py::dict outputs;
+  for (auto& [name, a] : output_arrays(rc, *outcome.result))
+    outputs[name.c_str()] = a.integer ? owning_array(std::move(a.counts), a.shape) : owning_array(std::move(a.values), a.shape);
+  return py::make_tuple(maps, outcome.meta.dump(), sampled, outputs);
 }
 
 // Returns (the CSV text of `skipstone trace`, the trajectory's index, status code, events, t_end).

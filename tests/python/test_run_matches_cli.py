@@ -58,6 +58,30 @@ def test_out_writes_the_folder_the_cli_writes(tmp_path):
     assert {k: v for k, v in py_meta.items() if k not in VOLATILE} == {k: v for k, v in cli_meta.items() if k not in VOLATILE}
 
 
+def test_point_outputs_equal_the_cli_files(tmp_path):
+    """The outputs section from Python is the arrays the CLI writes: the 3D boundary outputs
+    (where and how a ball's impacts land on the sphere, their coordinates named in meta) and
+    the survival counts of a table with a hole."""
+    path = write_config(tmp_path, example("sphere_boundary_map", grid=[8, 6]))
+    cli_dir = cli_run(path, tmp_path / "cli")
+    r = skipstone.run(path)
+    for name in ("boundary_map", "boundary_events"):
+        assert same_array(r.outputs[name], np.load(cli_dir / f"{name}.npy")), name
+    for name in ("mean_free_time", "coverage"):
+        assert same_array(r[name], np.load(cli_dir / f"{name}.npy")), name
+    assert r.meta["boundary_events"]["columns"][-7:] == ["s", "cos_theta", "p", "p_up", "spin_n", "spin_t", "spin_up"]
+    assert [c["name"] for c in r.meta["boundary_map"]["coords"]] == ["s", "cos_theta"]
+    assert r.outputs["boundary_map"].shape == (360, 180)
+    assert r.outputs["boundary_map"].sum() == r.meta["boundary_map"]["impacts"] == 8 * 6 * 1000
+    escape = write_config(tmp_path, dict(example("stadium_escape"), scan=dict(example("stadium_escape")["scan"], count=500)),
+                          "escape.json")
+    cli_dir = cli_run(escape, tmp_path / "escape")
+    r = skipstone.run(escape)
+    assert sorted(r.outputs) == ["survival", "survival_times"]
+    for name in r.outputs:
+        assert same_array(r.outputs[name], np.load(cli_dir / f"{name}.npy")), name
+
+
 def test_a_dict_config_runs_as_its_file(tmp_path):
     config = CONFIGS["figure18"]()
     from_file = skipstone.run(write_config(tmp_path, config))

@@ -442,7 +442,8 @@ struct TableRollRun {
   SKIPSTONE_HD void report_entry(Sink& sink, const T* y) const {
     if constexpr (has_on_impact<Sink>::value) {
       const double v1 = y[0], v2 = y[1], speed = sqrt(v1 * v1 + v2 * v2);
-      sink.on_impact(t, entry_s, v2 / speed, double(y[2]) / speed);
+      const double c[kImpactCoords2D] = {entry_s, v2 / speed, double(y[2]) / speed};
+      sink.on_impact(t, c);
     }
   }
 };
