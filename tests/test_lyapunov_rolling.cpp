@@ -108,6 +108,16 @@ double mid_flight_after(const Case<Wall>& c, const PlateState& s0, std::uint64_t
   return 0.5 * (r.t_end + entries.t.back());
 }
 
+// A tangent run that does not renormalise, so that its vector is the tangent map applied to the
+// start vector, with or without the saltation at the junctions and breaks.
+template <class Wall>
+RollLyapunovRun<Wall> tangent_map_run(bool saltation) {
+  RollLyapunovRun<Wall> lr;
+  lr.renormalise = false;
+  lr.saltation = saltation;
+  return lr;
+}
+
 // The tangent map's columns against central differences of the trajectory, column after column:
 // the largest |J_tangent e_i - (f(+h) - f(-h)) / 2h| over the largest |(f(+h) - f(-h)) / 2h|.
 struct ColumnMismatch {
@@ -139,9 +149,7 @@ double jacobian_mismatch(const Case<Wall>& c, double t_max, bool saltation, std:
     cm[i] -= h;
     to_plate(end_state(c, from_plate(c.s0.sheet, cp), t_max), fp);
     to_plate(end_state(c, from_plate(c.s0.sheet, cm), t_max), fm);
-    RollLyapunovRun<Wall> lr;
-    lr.renormalise = false;
-    lr.saltation = saltation;
+    RollLyapunovRun<Wall> lr = tangent_map_run<Wall>(saltation);
     DiscardSink sink;
     lr.go(c.wall, c.m, c.s0, options(t_max), sink, e);
     EXPECT_FALSE(lr.edge_coords);
@@ -370,9 +378,7 @@ double edge_jacobian_mismatch(const Case<Wall>& c, const EdgeStart<Wall>& e, dou
     }
     double d0[P] = {};
     d0[i] = 1.0;
-    RollLyapunovRun<Wall> lr;
-    lr.renormalise = false;
-    lr.saltation = saltation;
+    RollLyapunovRun<Wall> lr = tangent_map_run<Wall>(saltation);
     DiscardSink sink;
     lr.go_on_edge(c.wall, c.m, e.piece, e.y, options(t_max), sink, d0);
     EXPECT_FALSE(lr.edge_coords);
@@ -454,9 +460,7 @@ double rim_entry_mismatch(const Case<Wall>& c, int entry_part, double t, bool sa
     }
     double e[kP] = {};
     e[i] = 1.0;
-    RollLyapunovRun<Wall> lr;
-    lr.renormalise = false;
-    lr.saltation = saltation;
+    RollLyapunovRun<Wall> lr = tangent_map_run<Wall>(saltation);
     DiscardSink sink;
     const TrajectoryResult r = lr.go(c.wall, c.m, c.s0, options(t), sink, e, entry_part);
     EXPECT_TRUE(lr.edge_coords);
