@@ -86,11 +86,21 @@ struct RowCapture {
   }
 };
 
-// The crossings of the flights it is handed into `crossings`.
+// A piece's start and the end of the piece before are one point of the trajectory (its position
+// is continuous over impacts, entries, exits and breaks) computed twice, so their levels n . x - c
+// differ by round-off only; the one jump, a coordinate that restarts after a period (the
+// stadium's arc length sigma in roll3:strip and roll4:planes), is a whole period. Where the two
+// levels are on different sides of the plane (or one on it) and within kJunctionLevel (1 + |c|),
+// the piece starts from the level the piece before ended at: a crossing at the junction counts
+// once, in the piece before if its end is on the plane or past it, else in this one.
+constexpr double kJunctionLevel = 1e-6;
+
+// The crossings of the flights it is handed into `crossings`, one trajectory's pieces in order.
 struct SectionSink {
   static constexpr bool kWantsFlights = true;
   const SectionPlane* plane = nullptr;
   PointRecorder crossings;
+  double end_level = NAN;  // the level where the last piece ended, as its crossings left it
 
   template <class V, class S, class A>
   SKIPSTONE_HD void on_flight(double t0, double tau, V x, const S& st, A a) {
@@ -101,7 +111,9 @@ struct SectionSink {
     const double av[3] = {double(a.x), double(a.y), component_z(a)};
     for (int k = 0; k < 3; ++k) nx += p.n[k] * xv[k], nu += p.n[k] * uv[k], na += p.n[k] * av[k];
     double roots[2];
-    const int n = section_roots(nx - p.offset, nu, 0.5 * na, tau, roots);
+    const double c0 = start_level(nx - p.offset);
+    const int n = section_roots(c0, nu, 0.5 * na, tau, roots);
+    end_level = flight_end_level(c0, nu, 0.5 * na, tau, n);
     for (int k = 0; k < n; ++k) {
       const double t = roots[k], speed = nu + na * t;
       if (speed == 0.0 || (p.direction > 0 && speed < 0.0) || (p.direction < 0 && speed > 0.0)) continue;
@@ -132,13 +144,17 @@ struct SectionSink {
     n_len = sqrt(n_len);
     double speed, acc;
     curve.bounds(speed, acc);
-    const auto level = [&](double t, double& rate) {
+    const auto own_level = [&](double t, double& rate) {
       double row[kSectionMaxRow], v = 0.0;
       curve.row(t, row);
       rate = 0.0;
       for (int k = 0; k < D; ++k) v += p.n[k] * row[k], rate += p.n[k] * row[D + k];
       return v - p.offset;
     };
+    double rate0, rate_end;
+    const double f0 = start_level(own_level(0.0, rate0));
+    const auto level = [&](double t, double& rate) { return t == 0.0 ? (rate = rate0, f0) : own_level(t, rate); };
+    end_level = own_level(tau, rate_end);
     for_each_crossing(level, tau, n_len * speed, n_len * acc, [&](double t, double rate) {
       if (rate == 0.0 || (p.direction > 0 && rate < 0.0) || (p.direction < 0 && rate > 0.0)) return;
       double row[kSectionMaxRow];
@@ -162,7 +178,8 @@ struct SectionSink {
       return f;
     };
     double d0, d1;
-    const double f0 = level(0.0, d0), f1 = level(h, d1);
+    const double f0 = start_level(level(0.0, d0)), f1 = level(h, d1);
+    end_level = f1;
     for_each_step_crossing(level, h, f0, d0, f1, d1, step.resolution, [&](double t, double rate) {
       if (rate == 0.0 || (p.direction > 0 && rate < 0.0) || (p.direction < 0 && rate > 0.0)) return;
       record(t0 + t, row);  // the row of the evaluation at the root, which gave rate
@@ -170,6 +187,21 @@ struct SectionSink {
   }
 
  private:
+  // The level a piece starts from: its own f0, or the end level of the piece before where the
+  // two differ by round-off across the plane (kJunctionLevel).
+  SKIPSTONE_HD double start_level(double f0) const {
+    const bool same_side = (f0 < 0.0) == (end_level < 0.0) && (f0 > 0.0) == (end_level > 0.0);
+    return !same_side && fabs(f0 - end_level) <= kJunctionLevel * (1.0 + fabs(plane->offset)) ? end_level : f0;
+  }
+  // The level at a flight's end (C + B tau + A tau^2) on the side its n crossings in (0, tau]
+  // leave it: a root within round-off of tau may fall on either side of it whatever the sign of
+  // the polynomial there.
+  static SKIPSTONE_HD double flight_end_level(double C, double B, double A, double tau, int n) {
+    const double f = C + tau * (B + A * tau);
+    if (C == 0.0 || f == 0.0) return f;
+    const bool ends_positive = (C > 0.0) == (n % 2 == 0);
+    return (f > 0.0) == ends_positive ? f : -f;
+  }
   SKIPSTONE_HD void record(double t, const double* row) {
     double c[kBoundaryMaxCoords];
     for (int j = 0; j < plane->n_coords; ++j) c[j] = row[plane->column[j]];

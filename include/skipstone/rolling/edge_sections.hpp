@@ -5,12 +5,12 @@
 // A step from the accepted state y0 at t0 to y1 at t0 + h is the stretch (t0, t0 + h] of the
 // trajectory: its crossings are those in that half-open span, as a flight's are in (0, tau], so
 // a crossing at a step's end, at a break of the wall (the next piece's first step starts there)
-// or at an exit (the flight after starts there) counts once; at a break the next piece starts from
-// the centre where the piece before ended (EdgeStepCurve::x_start). An entry starts from the
-// edge row of the entry state, whose centre is the flight's end to round-off, and the flight
-// after an exit from the wall point, the edge's last centre to the located exit's round-off: a
-// plane through those points themselves (the line of a flat side of the wall) may see a crossing
-// there counted twice or not at all, where the two round differently.
+// or at an exit (the flight after starts there) counts once. The first step of a piece starts
+// from a centre that the end of the piece before (the flight before an entry, the piece before a
+// break) gives again only to round-off, as does the flight after an exit: the sink starts each
+// piece from the level the one before ended at where the two differ by round-off across the
+// plane (section_map.hpp: kJunctionLevel), so a plane through those points (the line of a flat
+// side of the wall, a break) counts a crossing there once.
 // Rejected steps and the partial steps of the exit's search are not steps of the trajectory; the
 // step to a located exit or break is.
 // Inside a step the state at t0 + t is one GBS step of length t from y0, projected
@@ -35,10 +35,7 @@ namespace skipstone {
 // takes it: at(t, x, v, row) the centre x, its velocity v (Wall::edge_velocity) and the state
 // row at t in [0, h]: the trace's edge row (Wall::edge_row) with the centre's velocity v in place
 // of the frame's, so that its columns x and u mean what they mean on the flat parts (the spin w
-// stays the frame's, (S23, -S13, S12)). At t = 0, x_start (where not null)
-// replaces the centre of y0: the centre at the end of the step before, on the piece before a
-// break, so that the two pieces' frames, which meet there to round-off, give one value of the
-// level there and a crossing at the break counts once. The centre at t = h is kept in x_end.
+// stays the frame's, (S23, -S13, S12)).
 template <class Wall, bool kLinear = false>
 struct EdgeStepCurve {
   using T = typename Wall::Scalar;
@@ -50,8 +47,6 @@ struct EdgeStepCurve {
   double h;
   T r, rtol, atol;
   double resolution;
-  const double* x_start;
-  double* x_end;
 
   SKIPSTONE_HD void at(double t, double* x, double* v, double* row) const {
     T ys[Sys::N];
@@ -71,12 +66,6 @@ struct EdgeStepCurve {
     v[0] = u.x, v[1] = u.y, v[2] = u.z;
     write_state_row(e.x, e.state, row);
     for (int k = 0; k < 3; ++k) row[3 + k] = v[k];
-    if (t <= 0.0 && x_start) {
-      for (int k = 0; k < 3; ++k) x[k] = row[k] = x_start[k];
-    }
-    if (t >= h) {
-      for (int k = 0; k < 3; ++k) x_end[k] = x[k];
-    }
   }
 };
 
@@ -90,28 +79,15 @@ struct EdgeSection {
   T rtol, atol;
   T t_prev;  // the last step's end, from the start of the piece (0: the piece's start)
   T y_prev[N];
-  double t_end = NAN;  // the time of the last step's end
-  double x_end[3];     // the centre there
-  double x_start[3];   // the centre at the start of a piece that follows a break
-  bool after_break = false;
 
-  // The step of the piece started at t0 that ends at t with state y (t = 0: the piece's start,
-  // after a break where the last step ended at t0).
+  // The step of the piece started at t0 that ends at t with state y (t = 0: the piece's start).
   template <class Sink>
   SKIPSTONE_HD void step(Sink& sink, const Wall& wall, const typename Wall::Sys& sys, T r, double t0, T t,
                          const T* y) {
     if (t > T(0)) {
       const double resolution = double(ScalarConstants<T>::rim_newton) * (1.0 + double(t_prev));
-      const EdgeStepCurve<Wall, kLinear> curve{wall, sys,        y_prev,   y, double(t - t_prev), r, rtol, atol, resolution,
-                                      after_break ? x_start : nullptr, x_end};
+      const EdgeStepCurve<Wall, kLinear> curve{wall, sys, y_prev, y, double(t - t_prev), r, rtol, atol, resolution};
       report_step(sink, t0 + double(t_prev), curve.h, curve);
-      after_break = false;
-      t_end = t0 + double(t);
-    } else {
-      after_break = t0 == t_end;
-      if (after_break) {
-        for (int k = 0; k < 3; ++k) x_start[k] = x_end[k];
-      }
     }
     t_prev = t;
     for (int i = 0; i < N; ++i) y_prev[i] = y[i];
