@@ -310,6 +310,20 @@ TEST(BoundaryGeometry, CurvatureSignConvexWallNegativeScattererPositive) {
   }
 }
 
+// The Sinai flight walks cell by cell; 2^63 cells out the index cannot step any more. That is a
+// miss (the runs end in integrator_failure) rather than a walk that never ends; 2^40 cells out
+// the walk still finds the scatterer it finds at the origin.
+TEST(BoundaryGeometry, SinaiFlightFromFarOutIsAMissNotAnEndlessWalk) {
+  const SinaiTable sinai{1.0, 0.25};
+  const Vec2 u{-0.56, 0.83};
+  EXPECT_EQ(sinai.next_hit(Vec2{0.5, 9223372036854775808.0}, u, 0.0, -1, 10.0).kind, HitKind::miss);
+  const Hit<Vec2> near = sinai.next_hit(Vec2{0.5, -0.25}, u, 0.0, -1, 10.0);
+  const Hit<Vec2> far = sinai.next_hit(Vec2{0.5, -0.25 + 1099511627776.0}, u, 0.0, -1, 10.0);
+  ASSERT_EQ(near.kind, HitKind::wall);
+  ASSERT_EQ(far.kind, HitKind::wall);
+  EXPECT_NEAR(far.t, near.t, 1e-3);  // the far start's position is resolved to 2^-12
+}
+
 TEST(BoundaryGeometry, LengthsAreThePerimeters) {
   EXPECT_NEAR(DiscTable{1.3}.boundary_length(), 2.0 * kPi * 1.3, 1e-15);
   EXPECT_NEAR((StadiumTable{0.7, 1.1}.boundary_length()), 4.0 * 0.7 + 2.0 * kPi * 1.1, 1e-15);

@@ -3,7 +3,8 @@
 // domain of centres is the outside of the scatterers. Positions are kept unfolded so that
 // heights and drifts are physical. Flights are straight (no in-plane gravity: validation
 // rejects g != 0) and are followed cell by cell; a scatterer lies inside its own cell, so only
-// the disc of the current cell can be hit.
+// the disc of the current cell can be hit. A position so far out that the cell index cannot
+// step (|x| / side >= 2^53) is a miss (a numerical failure).
 #pragma once
 #include "skipstone/tables/boundary.hpp"
 #include "skipstone/polynomial.hpp"
@@ -39,8 +40,12 @@ struct SinaiTable {
       }
       skip = false;
       t0 = t1;
-      if (tx < ty) ci += u.x > 0.0 ? 1.0 : -1.0;
-      else cj += u.y > 0.0 ? 1.0 : -1.0;
+      // the next cell; beyond 2^53 cells from the origin the index no longer changes (the position
+      // has lost its place in the cell): a numerical failure, not an endless walk
+      double& index = tx < ty ? ci : cj;
+      const double next = index + ((tx < ty ? u.x : u.y) > 0.0 ? 1.0 : -1.0);
+      if (next == index) return {HitKind::miss, 0.0, {0.0, 0.0}, -1};
+      index = next;
     }
     return {HitKind::none, t_limit, {0.0, 0.0}, -1};
   }
