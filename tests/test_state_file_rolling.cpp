@@ -7,7 +7,8 @@
 // the same final_state.npy; the Lyapunov exponents start from edge rows too (finite on every
 // row, the face rows' as from a file of those rows alone, the final states those of the plain
 // run); bad rows exit 2 naming initial.file (edge rows too, with noise, whose constraints start
-// on a face only); the preset pair continue_roll3_stadium_a/_b runs.
+// on a face only); a noisy run from a file draws noise of its own (the key folds in the row); the
+// preset pair continue_roll3_stadium_a/_b runs.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -237,7 +238,9 @@ TEST_F(StateFileRollingTest, TheLyapunovExponentsContinueFromEdgeRows) {
     int on_edge = 0;
     for (std::size_t i = 0; i < shape[0]; ++i) {
       EXPECT_TRUE(std::isfinite(lyap[i])) << n << " row " << i;
-      if (events[i] > 0) EXPECT_TRUE(std::isfinite(per_event[i])) << n << " row " << i;
+      if (events[i] > 0) {
+        EXPECT_TRUE(std::isfinite(per_event[i])) << n << " row " << i;
+      }
       if (in[i * cols] == 0.0) {
         ++on_edge;
         continue;
@@ -252,6 +255,52 @@ TEST_F(StateFileRollingTest, TheLyapunovExponentsContinueFromEdgeRows) {
     EXPECT_EQ(npy_values<double>(dir_ / (n + "_f") / "lyapunov.npy"), face_lyap) << n;
     for (const char* f : {"final_state.npy", "events.npy", "status.npy"})
       EXPECT_EQ(read_text(dir_ / (n + "_b") / f), read_text(dir_ / (n + "_plain") / f)) << n << " " << f;
+  }
+}
+
+// A noisy run started from a file of states draws noise of its own (the key folds in the row),
+// not the noise a grid run draws from its first passage: the file holds the grid's own start
+// states (the grid fed through t_max = 1e-300, kRoundTripTolerance), so that without noise the
+// file run is the grid run (kContinueTolerance) while with roughness noise (sigma 0.3) most
+// trajectories end elsewhere (kOtherNoise); the same file gives the same noise again, bit for bit.
+TEST_F(StateFileRollingTest, ANoisyRunFromAFileDrawsNoiseOfItsOwn) {
+  constexpr double kOtherNoise = 1e-4;
+  const Case& c = kCases[4];  // roll4:disc
+  for (const char* sigma : {"0.0", "0.3"}) {
+    const std::string n = std::string("sigma_") + sigma;
+    Case noisy = c;
+    noisy.head = R"("system": "roll4:disc", "parameters": {"R": 1.0, "r": 0.1, "eta": 0.5, "g_effective": 1.0,
+        "noise": 2, "noise_tau": 0.2, "noise_dt": 1e-3, "noise_sigma": )" + std::string(sigma) + "}";
+    ASSERT_EQ(run(write_config(n + "_grid.json", config(noisy, c.start, c.half)), dir_ / (n + "_grid"), "--backend cpu").rc, 0);
+    ASSERT_EQ(run(write_config(n + "_rows.json", config(c, c.start, 1e-300)), dir_ / (n + "_rows"), "--backend cpu").rc, 0);
+    const std::string from = from_file(dir_ / (n + "_rows") / "final_state.npy");
+    for (const char* again : {"_file", "_again"}) {
+      const CliResult r = run(write_config(n + again + ".json", config(noisy, from, c.half)), dir_ / (n + again), "--backend cpu");
+      ASSERT_EQ(r.rc, 0) << describe(r);
+    }
+    EXPECT_EQ(read_text(dir_ / (n + "_file") / "final_state.npy"), read_text(dir_ / (n + "_again") / "final_state.npy")) << n;
+    std::vector<std::size_t> shape;
+    const std::vector<double> grid = npy_values<double>(dir_ / (n + "_grid") / "final_state.npy", &shape);
+    const std::vector<double> file = npy_values<double>(dir_ / (n + "_file") / "final_state.npy");
+    const std::vector<std::int64_t> events = npy_values<std::int64_t>(dir_ / (n + "_grid") / "events.npy");
+    const std::size_t cols = shape[1];
+    int other = 0, with_passages = 0;
+    for (std::size_t i = 0; i < shape[0]; ++i) {
+      const std::vector<double> a(grid.begin() + i * cols, grid.begin() + (i + 1) * cols);
+      const std::vector<double> b(file.begin() + i * cols, file.begin() + (i + 1) * cols);
+      const double d = largest_difference(a, b, cols);
+      if (std::string(sigma) == "0.0") {
+        EXPECT_LE(d, kContinueTolerance) << "trajectory " << i;
+      }
+      with_passages += events[i] > 0;
+      other += d > kOtherNoise;
+    }
+    std::printf("%s: %d of %zu trajectories end elsewhere from the file (%d with an edge passage)\n", n.c_str(), other, shape[0],
+                with_passages);
+    if (std::string(sigma) == "0.3") {
+      EXPECT_GE(with_passages, 12);
+      EXPECT_GE(other, with_passages);
+    }
   }
 }
 

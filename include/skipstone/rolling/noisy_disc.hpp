@@ -11,7 +11,7 @@
 // with the contact and is not projected (and never stops for energy drift). The slip lives on
 // the rim: at the junction the rolling part w of the velocity goes on onto the face.
 // Passage j of trajectory i in realisation m has its own noise sequence, keyed by
-// (noise_key(seed, i, m), j) (passage_noise_key).
+// (trajectory_noise_key: seed, i, m and a file start's row; j) (passage_noise_key).
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -61,7 +61,7 @@ SKIPSTONE_HD TrajectoryResult simulate_noisy_roll4_disc(const ScanSpec& spec, co
   double* row = take_state_row(sink);
   const OuNoise noise = noise_of(pt);
   if (noise.kind == kNoiseSlip) opt.energy_tolerance = INFINITY;  // slip exchanges energy with the contact
-  const std::uint64_t key = noise_key(spec.seed, index, realisation_of(pt));
+  const std::uint64_t key = trajectory_noise_key(spec, pt, index);
   const double h = pt.p[P_NOISE_DT];
   DiscRollRun run;
   run.start(DiscWall<double>{m.R, 0.0, false}, RollModel{m.r, m.eta, m.G, m.g}, s, opt, sink);

@@ -16,8 +16,9 @@
 // Slip exchanges energy with the contact and is not projected (the run does not stop for
 // energy drift). A passage that reaches a break of the wall (the stadium's curvature jumps, a
 // polygon's vertex piece) stops there and goes on over the next piece with its noise, its
-// time grid and its Brownian path carried over (NoiseStart): one noise sequence per passage, keyed by (noise_key(seed, i, m), j)
-// for passage j of trajectory i in realisation m (passage_noise_key).
+// time grid and its Brownian path carried over (NoiseStart): one noise sequence per passage,
+// passage j of trajectory i in realisation m keyed by (trajectory_noise_key(seed, i, m, a file
+// start's row), j) (passage_noise_key).
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -95,7 +96,7 @@ SKIPSTONE_HD TrajectoryResult simulate_noisy_table_roll(const ScanSpec& spec, co
     RollOptions opt = options;
     const OuNoise noise = noise_of(pt);
     if (noise.kind == kNoiseSlip) opt.energy_tolerance = INFINITY;  // slip exchanges energy with the contact
-    const std::uint64_t key = noise_key(spec.seed, index, realisation_of(pt));
+    const std::uint64_t key = trajectory_noise_key(spec, pt, index);
     const double h = pt.p[P_NOISE_DT];
     TableRollRun<decltype(table_wall<N>(table))> run;
     run.start(table_wall<N>(table), m, s, opt, sink);

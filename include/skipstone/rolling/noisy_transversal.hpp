@@ -19,10 +19,12 @@
 // Fixed step h; the exit (sin phi = 0) is located on the cubic Hermite interpolant of sin phi
 // over the step (phi is twice differentiable along every path), and the state there is the
 // Hermite interpolant of the smooth components.
-// The noise is number k of the sequence normal_of(noise_key(seed, index, realisation), k)
-// (rng.hpp): 0 and 1 the initial n1, n2; 2 + 2 j + i the increment of n_i over step j.
+// The noise is number k of the sequence normal_of(trajectory_noise_key(...), k) (rng.hpp: keyed by
+// seed, index and realisation, and a file start's row): 0 and 1 the initial n1, n2; 2 + 2 j + i
+// the increment of n_i over step j.
 #pragma once
 #include <cstdint>
+#include <cstring>
 
 #include "skipstone/result.hpp"
 #include "skipstone/rng.hpp"
@@ -123,6 +125,22 @@ SKIPSTONE_HD SKIPSTONE_INLINE OuNoise noise_of(const ScanPoint& pt) {
 }
 SKIPSTONE_HD SKIPSTONE_INLINE std::uint64_t realisation_of(const ScanPoint& pt) {
   return static_cast<std::uint64_t>(pt.p[P_REALISATION] + 0.5);
+}
+
+// The key of trajectory `index`'s noise: noise_key of (seed, index, its realisation). A start from
+// a file of states (a run continued from another's final states) folds the bits of its row into
+// the key, so that the continued run draws noise of its own rather than the first run's from its
+// first passage again; the same row gives the same noise on either backend and in any chunk.
+SKIPSTONE_HD SKIPSTONE_INLINE std::uint64_t trajectory_noise_key(const ScanSpec& spec, const ScanPoint& pt,
+                                                                 std::uint64_t index) {
+  std::uint64_t key = noise_key(spec.seed, index, realisation_of(pt));
+  if (spec.start != StartKind::state) return key;
+  for (int c = 0; c < spec.state_columns; ++c) {
+    std::uint64_t bits;
+    memcpy(&bits, &pt.p[spec.state_params[c]], sizeof bits);
+    key = mix64(key ^ bits);
+  }
+  return key;
 }
 
 // The Brownian increments of one trajectory: increment(i, j, h) is that of n_i's Wiener process
@@ -300,7 +318,7 @@ SKIPSTONE_HD TrajectoryResult simulate_noisy_transversal(const ScanSpec& spec, c
   const double* p = pt.p;
   const DiscTransversalSystem& d = st.passage.sys;
   const NoisyTransversalSystem sys{d.kappa, d.r, d.eta, noise_of(pt)};
-  const CounterNoise noise{noise_key(spec.seed, index, realisation_of(pt))};
+  const CounterNoise noise{trajectory_noise_key(spec, pt, index)};
   const RimRun<8, double> run =
       integrate_noisy_passage(sys, st.y0, p[P_NOISE_DT], spec.t_max, spec.max_steps, noise, sink);
   const double e0 = st.passage.xi * st.passage.xi;
