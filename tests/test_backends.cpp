@@ -5,7 +5,7 @@
 // and on every machine the kernel compiled with FMA contraction (as nvcc compiles it) agrees
 // within the same tolerances. The configs include the float kernels (disc, cylinder:disc, the
 // Figure-18 system, roll4:disc, roll4:stadium, roll3:ellipse), driven:disk and driven:ball
-// (their contact event times).
+// (their contact event times; the ball asymmetric and unbalanced).
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -118,7 +118,7 @@ std::vector<BackendCase> mixed_cases() {
                                             {"param": "drive", "min": 20, "max": 40, "n": 10}]},
           "stop": {"t_max": 1.0}})",
        {{kTEnd, kDetachTime, kSlipTime}, kCudaAgreement}},
-      {R"({"system": "driven:ball", "parameters": {"gamma": 1.0, "mu_s": 0.3},
+      {R"({"system": "driven:ball", "parameters": {"gamma": 1.0, "mu_s": 0.3, "d1_ratio": 0.7, "cm3": -0.1},
           "initial": {"wy": 0.5, "lean": 0.2},
           "scan": {"type": "grid", "axes": [{"param": "wz", "min": -2, "max": 2, "n": 12},
                                             {"param": "drive", "min": 20, "max": 40, "n": 10}]},

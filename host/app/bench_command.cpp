@@ -55,7 +55,8 @@ const char* const kBenchHelp =
     "Lyapunov exponent and with rough edges, over its plain run), roll4:stadium with half_length 0 (the\n"
     "disc through the general model), roll3:stadium with in-plane gravity and its rim_entry exit\n"
     "map, driven:disk (trajectories/s, steps/s: the rolling robot's disk over speed and drive\n"
-    "amplitude) and driven:ball on the same grid (over driven:disk). Each table's rates are also given over the dedicated kernel's (roll4:disc for roll4,\n"
+    "amplitude), driven:ball on the same grid (over driven:disk) and with an asymmetric, unbalanced\n"
+    "ball (over driven:ball). Each table's rates are also given over the dedicated kernel's (roll4:disc for roll4,\n"
     "the Figure-18 map for roll3): of the runs above and, on the CPU, of a second timing on 1\n"
     "thread with all of them side by side (one sample of each per round, samples of at least\n"
     "0.1 s), also over roll4:disc's scalar loop, and, side by side too, over their own scalar\n"
@@ -248,6 +249,8 @@ std::vector<Workload> workloads(const WorkloadSizes& z) {
        driven_disk_config(z.roll4_count), map_rates, {}, nullptr, {}, true, ""},
       {"driven_ball", "driven:ball, the same rig and grid (wy for the speed), spin wz 0.5, t_max 20",
        driven_ball_config(z.roll4_count), map_rates, {}, nullptr, {}, true, "driven_disk"},
+      {"driven_ball_asymmetric", "driven:ball, the same with an asymmetric, unbalanced ball (d1, d3, cm)",
+       driven_ball_asymmetric_config(z.roll4_count), map_rates, {}, nullptr, {}, true, "driven_ball"},
   };
   for (const auto& [key, system] : {std::pair{"roll3_strip", "roll3:strip"}, std::pair{"roll4_planes", "roll4:planes"},
                                     std::pair{"inside_cylinder", "roll3:inside-cylinder"}})

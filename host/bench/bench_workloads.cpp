@@ -209,6 +209,12 @@ json driven_ball_config(std::uint64_t count) {
           {"stop", {{"t_max", 20.0}}}};
 }
 
+json driven_ball_asymmetric_config(std::uint64_t count) {
+  json config = driven_ball_config(count);
+  config["parameters"].update({{"d1_ratio", 0.6}, {"d3_ratio", 1.3}, {"cm1", 0.1}, {"cm2", -0.05}, {"cm3", -0.2}});
+  return config;
+}
+
 json roll3_stadium_rim_map_config(std::uint64_t n) {
   return {{"system", "roll3:stadium"},
           {"parameters", {{"half_length", 1.0}, {"R", 1.0}, {"r", 0.1}, {"eta", 0.5}}},

@@ -90,6 +90,10 @@ nlohmann::json driven_disk_config(std::uint64_t count);
 // the masses below the centre, random wy in [-2, 2] (the disk's speed / r) and drive in [0, 6],
 // spin wz 0.5 about the vertical, t_max 20; its rates are given over driven_disk's.
 nlohmann::json driven_ball_config(std::uint64_t count);
+// driven_ball_config with an asymmetric, unbalanced ball (d1 = 0.6 d2, d3 = 1.3 d2, its centre of
+// mass at (0.1, -0.05, -0.2) from the centre): the gyroscopic and offset terms of (2.20); its
+// rates are given over driven_ball's.
+nlohmann::json driven_ball_asymmetric_config(std::uint64_t count);
 
 // Double-precision operations of one no-slip disc impact from the wall (straight flight, the
 // state after impact 1), counted by hand in noslip_trajectory.hpp, tables/disc.hpp,

@@ -29,7 +29,16 @@ StateLayout state_layout(const SystemTraits& system) {
     case ModelKind::roll_inside_cylinder:  // the centre, its velocity and w = s e_rho
       return {{"x", "y", "z", "ux", "uy", "uz", "wx", "wy", "wz"},
               {P_X, P_Y, P_Z, P_VX, P_VY, P_VZ, P_WX, P_WY, P_WZ}};
-    default:  // roll4:disc-transversal: one passage, whose last event is not the final state
+    case ModelKind::driven_disk:  // the centre, the disk's angle and speed, the rails, the drive's clock
+      return {{"x", "phi", "speed", "theta1", "theta2", "theta3", "theta4", "rate1", "rate2", "rate3", "rate4", "t"},
+              {P_X, P_ANGLE, P_SPEED, P_THETA1, P_THETA2, P_THETA3, P_THETA4, P_RATE1, P_RATE2, P_RATE3, P_RATE4,
+               P_CLOCK}};
+    case ModelKind::driven_ball:  // the contact point, the orientation, Omega (body), the rails, the clock
+      return {{"x", "y", "q0", "q1", "q2", "q3", "wx", "wy", "wz", "theta1", "theta2", "theta3", "theta4", "rate1",
+               "rate2", "rate3", "rate4", "t"},
+              {P_X, P_Y, P_Q0, P_Q1, P_Q2, P_Q3, P_WX, P_WY, P_WZ, P_THETA1, P_THETA2, P_THETA3, P_THETA4, P_RATE1,
+               P_RATE2, P_RATE3, P_RATE4, P_CLOCK}};
+    default:  // roll4:disc-transversal: one passage, whose last event is not the final state; rubber:sphere
       return {};
   }
 }

@@ -342,6 +342,16 @@ SystemSchema model_schema(const std::string& name, const SystemTraits* traits) {
         s.parameters.push_back(rule("rail_twist", P_BALL_TWIST, 0.25 * kPi, any,
                                     "any number (rail i + 1 lies in the body plane through E3 at the angle i rail_twist "
                                     "from E1, radians; 0: every rail in the E1-E3 plane, the disk's)"));
+        s.parameters.push_back(rule("d1_ratio", P_D1_RATIO, 1.0, positive,
+                                    "> 0 (principal moment d1 of the ball about its centre of mass along E1, over d2; "
+                                    "d1, d2, d3 satisfy the triangle inequalities)"));
+        s.parameters.push_back(rule("d3_ratio", P_D3_RATIO, 1.0, positive,
+                                    "> 0 (principal moment d3 along E3, over d2)"));
+        const char* axes[3] = {"E1", "E2", "E3"};
+        for (int k = 0; k < 3; ++k)
+          s.parameters.push_back(rule("cm" + std::to_string(k + 1), static_cast<Param>(P_CM1 + k), 0.0, any,
+                                      std::string("any number (the ball's centre of mass from its geometric "
+                                                  "centre, along ") + axes[k] + "; the offset is shorter than r)"));
         s.starts = {{"rolling",
                      {StartKind::interior,
                       {rule("phi", P_ANGLE, 0.0, any,
@@ -422,6 +432,20 @@ std::optional<CrossError> check_cross_constraints(const SystemSchema& s, StartKi
       return CrossError{"drive_t2", "the drive's ramp must end after its plateau: drive_t2 >= drive_t1 (got " +
                                         std::to_string(p[P_DRIVE_T2]) + ", drive_t1 " +
                                         std::to_string(p[P_DRIVE_T1]) + ")"};
+  }
+  if (s.traits.model == ModelKind::driven_ball) {
+    const double d[3] = {p[P_D1_RATIO], 1.0, p[P_D3_RATIO]};  // in units of d2
+    for (int i = 0; i < 3; ++i)
+      if (d[i] > d[(i + 1) % 3] + d[(i + 2) % 3])
+        return CrossError{i == 2 ? "d3_ratio" : "d1_ratio",
+                          "principal moments of a rigid body satisfy the triangle inequalities (each <= the sum of "
+                          "the other two), in units of d2: d1_ratio <= 1 + d3_ratio, d3_ratio <= 1 + d1_ratio, "
+                          "d1_ratio + d3_ratio >= 1 (got d1_ratio " +
+                              std::to_string(d[0]) + ", d3_ratio " + std::to_string(d[2]) + ")"};
+    const double offset = std::sqrt(p[P_CM1] * p[P_CM1] + p[P_CM2] * p[P_CM2] + p[P_CM3] * p[P_CM3]);
+    if (!(offset < p[P_BALL_R]))
+      return CrossError{"cm1", "the ball's centre of mass must lie inside it: |(cm1, cm2, cm3)| < r (got " +
+                                   std::to_string(offset) + ", r " + std::to_string(p[P_BALL_R]) + ")"};
   }
   if (s.traits.table == TableKind::sinai) {
     if (!(p[P_RADIUS] < 0.5 * p[P_SIDE]))

@@ -110,7 +110,25 @@ enum class MomentForm : std::int32_t { gamma = 0, eta = 1, beta = 2 };
   X(P_BALL_TWIST, "rail_twist")  /* driven:ball: angle between the planes of successive rails */      \
   X(P_BALL_LEAN, "lean")         /* driven:ball start: tilt of the rails' plane out of e1-e3 */       \
   X(P_BALL_HEADING, "heading")   /* driven:ball start: turn about the vertical */\
-  X(P_FACE, "face")              /* rolling tables' state rows: +-1 on the face N^+-, 0 on the edge */
+  X(P_FACE, "face")              /* rolling tables' state rows: +-1 on the face N^+-, 0 on the edge */\
+  X(P_D1_RATIO, "d1_ratio")      /* driven:ball: principal moments d1, d3 of the ball over d2 */      \
+  X(P_D3_RATIO, "d3_ratio")                                                                          \
+  X(P_CM1, "cm1")                /* driven:ball: its centre of mass from the geometric centre */      \
+  X(P_CM2, "cm2")                /* (body frame) */                                                  \
+  X(P_CM3, "cm3")                                                                                    \
+  X(P_Q0, "q0")                  /* driven:ball state rows: the orientation quaternion (w, x, y, z) */\
+  X(P_Q1, "q1")                                                                                      \
+  X(P_Q2, "q2")                                                                                      \
+  X(P_Q3, "q3")                                                                                      \
+  X(P_THETA1, "theta1")          /* driven rigs' state rows: the rail angles ... */                  \
+  X(P_THETA2, "theta2")                                                                              \
+  X(P_THETA3, "theta3")                                                                              \
+  X(P_THETA4, "theta4")                                                                              \
+  X(P_RATE1, "rate1")            /* ... their rates */                                               \
+  X(P_RATE2, "rate2")                                                                                \
+  X(P_RATE3, "rate3")                                                                                \
+  X(P_RATE4, "rate4")                                                                                \
+  X(P_CLOCK, "t")                /* ... and the drive's clock */
 
 enum Param : std::int32_t {
 #define SKIPSTONE_PARAM_ID(id, name) id,
@@ -128,7 +146,7 @@ inline constexpr const char* kParamNames[kParamCount] = {
 
 constexpr int kMaxAxes = 8;
 // Columns of a row of states (StartKind::state): the largest state of a system that has one.
-constexpr int kMaxStateColumns = 12;
+constexpr int kMaxStateColumns = 18;
 
 struct AxisSpec {
   std::int32_t param;

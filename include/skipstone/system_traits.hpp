@@ -156,10 +156,10 @@ inline constexpr SystemTraits kSystems[] = {
     {"rubber:sphere", ModelKind::rubber_sphere, TableKind::none, 3, traits_detail::interior,
      kObsCore | kObsNormalDrift | kObsRubber, false,
      Lanes::none, true, false, Sampling::closed_form},
-    {"driven:disk", ModelKind::driven_disk, TableKind::none, 2, traits_detail::interior, kObsCore | kObsContact, false,
-     Lanes::none, true, true, Sampling::closed_form},
-    {"driven:ball", ModelKind::driven_ball, TableKind::none, 3, traits_detail::interior,
-     kObsCore | kObsNormalDrift | kObsContact, false, Lanes::none, true, true, Sampling::closed_form},
+    {"driven:disk", ModelKind::driven_disk, TableKind::none, 2, traits_detail::interior | traits_detail::state_file,
+     kObsCore | kObsContact | kObsState, false, Lanes::none, true, true, Sampling::closed_form},
+    {"driven:ball", ModelKind::driven_ball, TableKind::none, 3, traits_detail::interior | traits_detail::state_file,
+     kObsCore | kObsNormalDrift | kObsContact | kObsState, false, Lanes::none, true, true, Sampling::closed_form},
 };
 inline constexpr std::size_t kSystemCount = sizeof(kSystems) / sizeof(kSystems[0]);
 

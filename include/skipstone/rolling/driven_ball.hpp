@@ -1,30 +1,33 @@
 // driven:ball, the equations: a ball rolling without slipping on a horizontal plane under gravity
 // g along -e3, moved by the four point masses of its rig (driven_rig.hpp), the 3D case of which
-// driven:disk is the plane one. The ball without its masses has mass m0, its centre of mass at the
-// geometric centre and the isotropic moment d2 = m0 gamma^2 r^2 about it. Mass i (i = 0..3, the
-// rig's i + 1) rides the circle of radius r_i about the centre in the body plane through E3 at
-// the angle alpha_i = i tau from E1 (tau: the rails' twist),
+// driven:disk is the plane one. The ball without its masses has mass m0, its centre of mass at
+// chi_0 from the geometric centre (body frame; 0 by default) and the principal moments
+// I = diag(d1, d2, d3) about that centre of mass along the body axes E1, E2, E3 (d2 = m0 gamma^2
+// r^2, d1 and d3 its multiples; isotropic by default). Mass i (i = 0..3, the rig's i + 1) rides
+// the circle of radius r_i about the geometric centre in the body plane through E3 at the angle
+// alpha_i = i tau from E1 (tau: the rails' twist),
 //   zeta_i(theta) = r_i (cos theta cos alpha_i, cos theta sin alpha_i, sin theta),
 // so tau = 0 puts every rail in the E1-E3 plane (the disk's rails) and the default tau = pi/4
 // puts them in four different planes through E3; its rail angle follows the drive of the rig.
 // With Lambda the orientation (body to space), Gamma = Lambda^-1 e3, s_i = r Gamma + zeta_i,
 // chi_i' = theta_i' zeta_i', chi_i'' = theta_i'^2 zeta_i'' + u_i zeta_i' (Eq. 3.1) and the ball
-// itself as i = -1 (zeta = 0, no rail), all in the body frame:
-//   Omega' = [sum m_i hat(s_i)^2 - d2 I]^-1 sum m_i s_i x {g Gamma + Omega x (Omega x zeta_i
-//            + 2 chi_i') + chi_i''}                                          (2.20), (3.2)
-// (Omega x I Omega = 0 for the isotropic moment), and with the body-frame acceleration of each
-// mass a_i = Omega' x s_i + Omega x (Omega x zeta_i + 2 chi_i') + chi_i'' (Eq. 2.8) and
-// S = sum m_i a_i, the normal force and the static friction on the ball (force units) are
+// itself as the mass m0 at s_0 = r Gamma + chi_0 (chi_0' = chi_0'' = 0), all in the body frame:
+//   Omega' = [sum m_i hat(s_i)^2 - I]^-1 [Omega x I Omega + sum m_i s_i x {g Gamma
+//            + Omega x (Omega x chi_i + 2 chi_i') + chi_i''}]                 (2.20), (3.2)
+// (no external force), and with the body-frame acceleration of each mass
+// a_i = Omega' x s_i + Omega x (Omega x chi_i + 2 chi_i') + chi_i'' (Eq. 2.8) and
+// S = sum m_i a_i (the ball's a_0 included), the normal force and the static friction on the
+// ball (force units) are
 //   N = M g + S . Gamma                                                      (2.10), (3.3)
 //   f = (Lambda S)_12                                                        (2.11), (3.4).
 // Kinematics: Lambda' = Lambda hat(Omega), carried as a quaternion q with q' = q (0, Omega) / 2,
-// and the centre (and the contact point under it) moves at Lambda (Omega x r Gamma), which is
-// horizontal. The right-hand side uses the rotation of q / |q|: the norm of q never enters the
-// dynamics, and its drift from 1 (an integration error only: the flow keeps |q|) is reported as
-// gamma_drift, ||Gamma| - 1| for the Gamma of the unnormalised q, i.e. ||q|^2 - 1|.
+// and the geometric centre (and the contact point under it) moves at Lambda (Omega x r Gamma),
+// which is horizontal. The right-hand side uses the rotation of q / |q|: the norm of q never
+// enters the dynamics, and its drift from 1 (an integration error only: the flow keeps |q|) is
+// reported as gamma_drift, ||Gamma| - 1| for the Gamma of the unnormalised q, i.e. ||q|^2 - 1|.
 // The state is y = (q, Omega, x, y, theta_1..4, theta_1..4', t, W), W the motors' work,
 // W' = sum_i m_i theta_i' (a_i + g Gamma) . zeta_i', so that E(t) - E(0) = W(t) for the energy
-//   E = 1/2 d2 |Omega|^2 + sum 1/2 m_i |Omega x s_i + chi_i'|^2 + g sum m_i zeta_i . Gamma.
+//   E = 1/2 Omega . I Omega + sum_{i >= 0} [1/2 m_i |Omega x s_i + chi_i'|^2 + g m_i chi_i . Gamma].
 #pragma once
 #include <cmath>
 
@@ -38,11 +41,14 @@ constexpr int kBallQuat = 0, kBallOmega = 4, kBallPos = 7, kBallTheta = 9, kBall
               kBallTime = kBallThetaDot + kDrivenMasses, kBallWork = kBallTime + 1;
 constexpr int kBallStateSize = kBallWork + 1;
 
-// The rig of a ball: the driven rig and the planes of its rails.
+// The rig of a ball: the driven rig, the planes of its rails, the ball's principal moments
+// (d1, d2, d3) and the offset chi_0 of its centre of mass.
 struct DrivenBallRig : DrivenRig {
   double ca[kDrivenMasses], sa[kDrivenMasses];  // cos alpha_i, sin alpha_i
+  Vec3 moments, chi0;
 };
 
+// The ball of a rig with rails of twist tau, isotropic (d2 about every axis) and balanced.
 SKIPSTONE_HD SKIPSTONE_INLINE DrivenBallRig driven_ball_rig(const DrivenRig& rig, double twist) {
   DrivenBallRig b;
   static_cast<DrivenRig&>(b) = rig;
@@ -50,7 +56,23 @@ SKIPSTONE_HD SKIPSTONE_INLINE DrivenBallRig driven_ball_rig(const DrivenRig& rig
     b.ca[i] = cos(i * twist);
     b.sa[i] = sin(i * twist);
   }
+  b.moments = Vec3{rig.d2, rig.d2, rig.d2};
+  b.chi0 = Vec3{0.0, 0.0, 0.0};
   return b;
+}
+
+// The ball of a scan point: rail_twist, d1 = d1_ratio d2, d3 = d3_ratio d2, chi_0 = (cm1, cm2, cm3).
+SKIPSTONE_HD SKIPSTONE_INLINE DrivenBallRig driven_ball_rig(const ScanSpec& spec, const ScanPoint& pt) {
+  const double* p = pt.p;
+  DrivenBallRig b = driven_ball_rig(driven_rig(spec, pt), p[P_BALL_TWIST]);
+  b.moments = Vec3{p[P_D1_RATIO] * b.d2, b.d2, p[P_D3_RATIO] * b.d2};
+  b.chi0 = Vec3{p[P_CM1], p[P_CM2], p[P_CM3]};
+  return b;
+}
+
+// I Omega for the principal moments of the ball.
+SKIPSTONE_HD SKIPSTONE_INLINE Vec3 ball_moment_times(const DrivenBallRig& b, Vec3 w) {
+  return {b.moments.x * w.x, b.moments.y * w.y, b.moments.z * w.z};
 }
 
 // The rotation of q / |q| (body to space), row by row.
@@ -112,14 +134,14 @@ SKIPSTONE_HD inline BallForces driven_ball_forces(const DrivenBallRig& b, const 
   const Vec3 G = L.gamma(), W{y[kBallOmega], y[kBallOmega + 1], y[kBallOmega + 2]};
   BallRailPoint q[kDrivenMasses];
   Vec3 s[kDrivenMasses], acc[kDrivenMasses];  // s_i and the part of a_i without Omega'
-  // A = sum m_i hat(s_i)^2 - d2 I, hat(s)^2 = s s^T - |s|^2 I; the ball itself has s = r Gamma
-  const Vec3 s0 = rig.r * G;
+  // A = sum m_i hat(s_i)^2 - I, hat(s)^2 = s s^T - |s|^2 I; the ball itself has s_0 = r Gamma + chi_0
+  const Vec3 s0 = rig.r * G + b.chi0, acc0 = cross(W, cross(W, b.chi0));
   double A[3][3];
-  const double sv0[3] = {s0.x, s0.y, s0.z};
+  const double sv0[3] = {s0.x, s0.y, s0.z}, moment[3] = {b.moments.x, b.moments.y, b.moments.z};
   for (int j = 0; j < 3; ++j)
     for (int k = 0; k < 3; ++k)
-      A[j][k] = rig.m0 * (sv0[j] * sv0[k] - (j == k ? dot(s0, s0) : 0.0)) - (j == k ? rig.d2 : 0.0);
-  Vec3 rhs{0.0, 0.0, 0.0};
+      A[j][k] = rig.m0 * (sv0[j] * sv0[k] - (j == k ? dot(s0, s0) : 0.0)) - (j == k ? moment[j] : 0.0);
+  Vec3 rhs = cross(W, ball_moment_times(b, W)) + rig.m0 * cross(s0, rig.g * G + acc0);
   for (int i = 0; i < kDrivenMasses; ++i) {
     q[i] = ball_rail_point(b, i, y);
     s[i] = rig.r * G + q[i].z;
@@ -133,7 +155,7 @@ SKIPSTONE_HD inline BallForces driven_ball_forces(const DrivenBallRig& b, const 
   BallForces out;
   out.Omega_dot = solve_symmetric3(A, rhs);
   const Vec3 Wd = out.Omega_dot;
-  Vec3 S = rig.m0 * cross(Wd, s0);
+  Vec3 S = rig.m0 * (cross(Wd, s0) + acc0);
   out.power = 0.0;
   for (int i = 0; i < kDrivenMasses; ++i) {
     const Vec3 a = cross(Wd, s[i]) + acc[i];
@@ -151,8 +173,8 @@ SKIPSTONE_HD inline BallForces driven_ball_forces(const DrivenBallRig& b, const 
 SKIPSTONE_HD inline double driven_ball_kinetic(const DrivenBallRig& b, const double* y) {
   const DrivenRig& rig = b;
   const Vec3 G = quat_rotation(y + kBallQuat).gamma(), W{y[kBallOmega], y[kBallOmega + 1], y[kBallOmega + 2]};
-  const Vec3 v0 = cross(W, rig.r * G);
-  double T = 0.5 * (rig.d2 * dot(W, W) + rig.m0 * dot(v0, v0));
+  const Vec3 v0 = cross(W, rig.r * G + b.chi0);
+  double T = 0.5 * (dot(W, ball_moment_times(b, W)) + rig.m0 * dot(v0, v0));
   for (int i = 0; i < kDrivenMasses; ++i) {
     const BallRailPoint q = ball_rail_point(b, i, y);
     const Vec3 v = cross(W, rig.r * G + q.z) + q.rate * q.d;
@@ -164,7 +186,7 @@ SKIPSTONE_HD inline double driven_ball_kinetic(const DrivenBallRig& b, const dou
 // The energy E of the header.
 SKIPSTONE_HD inline double driven_ball_energy(const DrivenBallRig& b, const double* y) {
   const Vec3 G = quat_rotation(y + kBallQuat).gamma();
-  double E = driven_ball_kinetic(b, y);
+  double E = driven_ball_kinetic(b, y) + b.m0 * b.g * dot(b.chi0, G);
   for (int i = 0; i < kDrivenMasses; ++i) E += b.m[i] * b.g * dot(ball_rail_point(b, i, y).z, G);
   return E;
 }

@@ -11,16 +11,21 @@
 // is no longer physical, which those two observables say. energy_error: the work-energy balance
 // |E - E(0) - W| over the run, relative to the largest kinetic energy plus M |g| r (without drive
 // W = 0 and it is plain energy conservation).
+// The drive's clock is part of the state: a start from a row of a state file (a run's
+// final_state) sets it, the run goes on for t_max from there, and t_end, detach_time, slip_time
+// and the events' times count from the start, as on every system.
 //
 // A Model gives: N, kTime, kWork (state size and where t and W are), rig, rhs(y, f) (y' = f),
-// initial(pt, y), contact(y) (N and |f| in force units), energy(y), kinetic(y), rate(y) (the
-// fastest angle's rate), emit(y, y0, sink) (the sink's view of an accepted step) and observe(y,
-// res) (its own observables, at the start and after every accepted step).
+// initial(spec, pt, y) (the start but the clock, or a state row's; false: masked), contact(y) (N
+// and |f| in force units), energy(y), kinetic(y), rate(y) (the fastest angle's rate), emit(y, y0,
+// sink) (the sink's view of an accepted step), observe(y, res) (its own observables, at the start
+// and after every accepted step) and write_state_row(y, y0, row) (final_state).
 #pragma once
 #include <cmath>
 #include <cstdint>
 #include <limits>
 
+#include "skipstone/final_state.hpp"
 #include "skipstone/gbs.hpp"
 #include "skipstone/result.hpp"
 #include "skipstone/rolling/driven_rig.hpp"
@@ -76,11 +81,13 @@ SKIPSTONE_HD TrajectoryResult simulate_driven(const ScanSpec& spec, const ScanPo
   const DrivenRig& rig = model.rig;
   constexpr int N = Model::N, kTime = Model::kTime, kWork = Model::kWork;
   const double M = rig_mass(rig), scale0 = M * fabs(rig.g) * rig.r;
+  double* const final_row = take_state_row(sink);
   double y[N], yn[N], y0[N];
-  model.initial(pt, y);
-  y[kTime] = 0.0;
+  if (!model.initial(spec, pt, y)) return masked_result();
+  y[kTime] = spec.start == StartKind::state ? pt.p[P_CLOCK] : 0.0;
   y[kWork] = 0.0;
   for (int i = 0; i < N; ++i) y0[i] = y[i];
+  const double t0 = y[kTime], t_stop = t0 + spec.t_max;
   const double E0 = model.energy(y);
   double T_max = model.kinetic(y), err_max = 0.0;
 
@@ -99,16 +106,16 @@ SKIPSTONE_HD TrajectoryResult simulate_driven(const ScanSpec& spec, const ScanPo
   model.observe(y, res);
   model.emit(y, y0, sink);
 
-  double t = 0.0, H = INFINITY;
+  double t = t0, H = INFINITY;
   std::uint64_t steps = 0;
-  while (t < spec.t_max) {
+  while (t < t_stop) {
     if (steps >= spec.max_steps) {
       res.status = Status::integrator_failure;
       break;
     }
     const double rate = fmax(sqrt(fabs(rig.g) / rig.r), model.rate(y));
     double h = fmin(H, rate > 0.0 ? kDrivenAngleStep / rate : INFINITY);
-    const double end = fmin(next_drive_break(rig, t), spec.t_max);
+    const double end = fmin(next_drive_break(rig, t), t_stop);
     const bool landing = t + h >= end;
     if (landing) h = end - t;
     const double err = gbs_step<N, kDrivenDepth>(model, y, h, yn, spec.rtol, spec.atol);
@@ -121,7 +128,7 @@ SKIPSTONE_HD TrajectoryResult simulate_driven(const ScanSpec& spec, const ScanPo
       }
       continue;
     }
-    yn[kTime] = landing ? end : t + h;  // exactly on a kink or t_max
+    yn[kTime] = landing ? end : t + h;  // exactly on a kink or at the end
     bool finite = true;
     for (int i = 0; i < N; ++i) finite = finite && isfinite(yn[i]);
     if (!finite) {
@@ -131,11 +138,11 @@ SKIPSTONE_HD TrajectoryResult simulate_driven(const ScanSpec& spec, const ScanPo
     const DrivenContact Fn = model.contact(yn);
     if (!watch.detached && !(contact_margin(rig, Fn, ContactEvent::detach) > 0.0)) {
       watch.detached = true;
-      watch.detach = locate_contact_event(model, y, h, spec.rtol, spec.atol, ContactEvent::detach);
+      watch.detach = locate_contact_event(model, y, h, spec.rtol, spec.atol, ContactEvent::detach) - t0;
     }
     if (!watch.slipped && !(contact_margin(rig, Fn, ContactEvent::slip) > 0.0)) {
       watch.slipped = true;
-      watch.slip = locate_contact_event(model, y, h, spec.rtol, spec.atol, ContactEvent::slip);
+      watch.slip = locate_contact_event(model, y, h, spec.rtol, spec.atol, ContactEvent::slip) - t0;
     }
     watch.see(Fn, M);
     for (int i = 0; i < N; ++i) y[i] = yn[i];
@@ -152,7 +159,8 @@ SKIPSTONE_HD TrajectoryResult simulate_driven(const ScanSpec& spec, const ScanPo
     H = h * gbs_step_factor<kDrivenDepth>(err);
   }
   res.steps = steps;
-  res.t_end = t;
+  res.t_end = t - t0;
+  if (final_row) model.write_state_row(y, y0, final_row);
   res.energy_error = err_max;
   res.normal_force_min = watch.n_min;
   res.friction_ratio_max = watch.ratio_max > -INFINITY ? watch.ratio_max : 0.0;
