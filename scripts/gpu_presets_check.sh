@@ -4,8 +4,10 @@
 # crossed only inside the edge passages of roll3:ellipse (the collecting path, its maps counted
 # in device memory), escape through a hole in roll4:stadium's edge, rough edges on roll4:stadium
 # (the noisy table kernel), a roll3:stadium scan continued from its final states (face and
-# edge rows) with the Lyapunov exponent, and escape from the specular stadium with the
-# observables mean_free_time and coverage (each GPU thread stamping its own cells). One summary line per preset; the folders are removed.
+# edge rows) with the Lyapunov exponent, escape from the specular stadium with the
+# observables mean_free_time and coverage (each GPU thread stamping its own cells), the 3D
+# boundary map of the sphere, the unbalanced driven ball and a run continued from its final
+# states, and the junctions of roll3:polygon. One summary line per preset; the folders are removed.
 #
 #   scripts/gpu_presets_check.sh SKIPSTONE OUT_DIR PYTHON
 set -uo pipefail
@@ -46,5 +48,25 @@ rm -rf out/continue_roll3_a
   { echo "continue_roll3_stadium_a failed"; fail=1; }
 both continued_lyapunov examples/continue_roll3_stadium_b.json \
   --set 'observables=["status","events","z_final","final_state","lyapunov"]'
-rm -rf out/continue_roll3_a
+# the driven ball with its own inertia and centre of mass, its final states, and a run continued
+# from them on the drive's clock (the driven state rows)
+both driven_ball_unbalanced examples/driven_ball_unbalanced_map.json \
+  --set 'observables=["status","energy_error","normal_force_min","friction_ratio_max","slip_time","final_state"]'
+rm -rf out/continue_driven_a
+"$bin" run examples/driven_ball_unbalanced_map.json --backend cpu --out out/continue_driven_a --quiet \
+  --set stop.t_max=10.0 --set 'observables=["status","final_state"]' >/dev/null ||
+  { echo "driven_ball_unbalanced first half failed"; fail=1; }
+"$py" - <<'EOF' || fail=1
+import json
+c = json.load(open("examples/driven_ball_unbalanced_map.json"))
+del c["scan"]
+c["initial"] = {"start": "state_file", "file": "out/continue_driven_a/final_state.npy"}
+c["stop"]["t_max"] = 10.0
+c["observables"] = ["status", "energy_error", "friction_ratio_max", "final_state"]
+json.dump(c, open("out/continue_driven_a/continue.json", "w"))
+EOF
+both continued_driven_ball out/continue_driven_a/continue.json
+rm -rf out/continue_driven_a
+# the rolling ball round the corners of a pentagon (the passages' junction rule)
+both polygon_junctions examples/roll3_polygon.json
 exit $fail

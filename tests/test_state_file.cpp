@@ -2,8 +2,8 @@
 // to t_max = T continued from its final states for another T ends where one run to 2T ends (to
 // kContinueTolerance: the restart is exact per flight or segment, but not bit for bit, since the
 // continued run flies from the state at T instead of from the last event before it); chunked
-// runs and shards + merge give the same final_state.npy byte for byte; bad state files exit 2
-// naming initial.file and what is allowed.
+// runs and shards + merge give the same final_state.npy byte for byte; a grid's final states
+// continue in trajectory order; bad state files exit 2 naming initial.file and what is allowed.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -98,6 +98,28 @@ TEST_F(StateFileTest, ChunksAndShardsGiveTheSameFinalStates) {
   EXPECT_EQ(one, read_text(dir_ / "merged" / "final_state.npy"));
 }
 
+// The final_state.npy of a grid over two axes, shape (n1, n0, columns), starts the continued run
+// with its trajectories in index order: row k continues the grid's trajectory k.
+TEST_F(StateFileTest, AGridsFinalStatesContinueInTrajectoryOrder) {
+  const Case& c = kCases[0];
+  const std::string start = R"("initial": {"x": 0.2, "y": 0.1, "vx": 1.0, "vy": 0.3, "vz": 0.4},
+     "scan": {"axes": [{"param": "wz", "min": -1.0, "max": 1.0, "n": 3}, {"param": "wx", "min": -1.0, "max": 1.0, "n": 4}]})";
+  ASSERT_EQ(run(write_config("grid_full.json", config(c, start, 2.0 * c.half)), dir_ / "grid_full", "--backend cpu").rc, 0);
+  ASSERT_EQ(run(write_config("grid_a.json", config(c, start, c.half)), dir_ / "grid_a", "--backend cpu").rc, 0);
+  std::vector<std::size_t> grid_shape;
+  npy_values<double>(dir_ / "grid_a" / "final_state.npy", &grid_shape);
+  ASSERT_EQ(grid_shape, (std::vector<std::size_t>{4, 3, 9}));
+  const std::string from = R"("initial": {"start": "state_file", "file": ")" + (dir_ / "grid_a" / "final_state.npy").string() + "\"}";
+  const CliResult b = run(write_config("grid_b.json", config(c, from, c.half)), dir_ / "grid_b", "--backend cpu");
+  ASSERT_EQ(b.rc, 0) << describe(b);
+  std::vector<std::size_t> shape;
+  const std::vector<double> cont = npy_values<double>(dir_ / "grid_b" / "final_state.npy", &shape);
+  EXPECT_EQ(shape, (std::vector<std::size_t>{12, 9}));
+  const std::vector<double> full = npy_values<double>(dir_ / "grid_full" / "final_state.npy");
+  ASSERT_EQ(full.size(), cont.size());
+  for (std::size_t i = 0; i < full.size(); ++i) EXPECT_NEAR(full[i], cont[i], kContinueTolerance) << "value " << i;
+}
+
 TEST_F(StateFileTest, BadStateFilesExit2NamingTheKey) {
   const Case& c = kCases[0];
   const auto start_from = [&](const std::string& file) {
@@ -119,6 +141,8 @@ TEST_F(StateFileTest, BadStateFilesExit2NamingTheKey) {
   const Bad bad[] = {
       {(dir_ / "missing.npy").string(), "no such file"},
       {write("cols.npy", std::vector<double>(10, 0.1), {2, 5}), "shape (2, 5)"},
+      {write("flat.npy", nine, {18}), "shape (18,)"},
+      {write("grid_cols.npy", std::vector<double>(12, 0.1), {2, 3, 2}), "shape (2, 3, 2)"},
       {(dir_ / "f4.npy").string(), "dtype \"<f4\""},
       {write("nan.npy", nan_row, {2, 9}), "row 1 has a value that is not finite (column uy)"},
   };

@@ -1,8 +1,9 @@
 // initial.start "state_file" (docs/config.md, "Start from a file of states"): the trajectories of
-// the scan are the rows of a float64 .npy of shape (rows, columns), the columns of the system's
-// final_state in their order, so that the final states of one run start the next. The file is
-// read once, here; every chunk, shard and resumed run indexes the same rows, and its content
-// hash is in the resolved config, so a checkpoint or shard of other rows is not combined.
+// the scan are the rows of a float64 .npy of shape (rows, columns) or a grid's (n1, ..., columns),
+// the columns of the system's final_state in their order, so that the final states of one run
+// start the next. The file is read once, here; every chunk, shard and resumed run indexes the
+// same rows, and its content hash is in the resolved config, so a checkpoint or shard of other
+// rows is not combined.
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -46,8 +47,8 @@ void read_state_file(JsonReader& init, RunConfig& rc) {
   const StateLayout& layout = rc.state;
   const std::string key = init.key_path("file");
   const std::string allowed = "allowed: a float64 .npy of shape (rows, " + std::to_string(layout.columns.size()) +
-                              "), columns " + column_list(layout) + " (the final_state.npy of a run of " +
-                              rc.system.name + ")";
+                              ") or (n1, ..., " + std::to_string(layout.columns.size()) + "), columns " + column_list(layout) +
+                              " (the final_state.npy of a run of " + rc.system.name + ")";
   if (!init.has("file")) throw ConfigError(key, "required with initial.start \"state_file\"; " + allowed);
   const std::string path = init.string("file");
   std::error_code ec;
@@ -60,9 +61,12 @@ void read_state_file(JsonReader& init, RunConfig& rc) {
   }
   if (a.descr != "<f8") throw ConfigError(key, "value " + show(path) + " has dtype " + show(a.descr) + "; " + allowed);
   const std::size_t cols = layout.columns.size();
-  if (a.shape.size() != 2 || a.shape[1] != cols || a.shape[0] == 0)
+  // A grid's final_state has the grid's shape before its columns: its rows are the trajectories
+  // in their index order, the order a C-ordered array holds them in.
+  std::size_t rows = 1;
+  for (std::size_t k = 0; k + 1 < a.shape.size(); ++k) rows *= a.shape[k];
+  if (a.shape.size() < 2 || a.shape.back() != cols || rows == 0)
     throw ConfigError(key, "value " + show(path) + " has shape " + shape_text(a.shape) + "; " + allowed);
-  const std::size_t rows = a.shape[0];
   auto values = std::make_shared<std::vector<double>>(rows * cols);
   std::memcpy(values->data(), a.bytes.data(), values->size() * sizeof(double));
   for (std::size_t i = 0; i < values->size(); ++i)
