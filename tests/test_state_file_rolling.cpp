@@ -187,7 +187,7 @@ TEST_F(StateFileRollingTest, BadRowsExit2NamingTheKey) {
     std::string says;
   };
   const Bad bad[] = {
-      {dir_ / "roll4.npy", "shape (1, 12); allowed: a float64 .npy of shape (rows, 8), columns face, x1, x2, v1, v2, S12, psi, phi"},
+      {dir_ / "roll4.npy", "shape (1, 12); allowed: a float64 .npy of shape (rows, 8) or (n1, ..., 8), columns face, x1, x2, v1, v2, S12, psi, phi"},
       {dir_ / "face.npy", "row 0 has face 0.5; allowed: face 1 (on N+), -1 (on N-) or 0 (on the edge)"},
   };
   for (const Bad& b : bad) {
