@@ -48,8 +48,9 @@ rm -rf out/continue_roll3_a
   { echo "continue_roll3_stadium_a failed"; fail=1; }
 both continued_lyapunov examples/continue_roll3_stadium_b.json \
   --set 'observables=["status","events","z_final","final_state","lyapunov"]'
-# the driven ball with its own inertia and centre of mass, its final states, and a run continued
-# from them on the drive's clock (the driven state rows)
+# the driven ball with its own inertia and centre of mass, its final states, and a run from them
+# on the drive's clock (the driven state rows; a row holds no parameters, so the rows go on under
+# the preset's own cm3 and drive rather than their scanned values: a comparison of the backends)
 both driven_ball_unbalanced examples/driven_ball_unbalanced_map.json \
   --set 'observables=["status","energy_error","normal_force_min","friction_ratio_max","slip_time","final_state"]'
 rm -rf out/continue_driven_a
