@@ -38,7 +38,9 @@ StateLayout state_layout(const SystemTraits& system) {
                "rate2", "rate3", "rate4", "t"},
               {P_X, P_Y, P_Q0, P_Q1, P_Q2, P_Q3, P_WX, P_WY, P_WZ, P_THETA1, P_THETA2, P_THETA3, P_THETA4, P_RATE1,
                P_RATE2, P_RATE3, P_RATE4, P_CLOCK}};
-    default:  // roll4:disc-transversal: one passage, whose last event is not the final state; rubber:sphere
+    case ModelKind::rubber_sphere:  // Omega (body) and the direction of gamma: the start "body"'s keys
+      return {{"wx", "wy", "wz", "theta", "phi"}, {P_WX, P_WY, P_WZ, P_THETA, P_PHI}};
+    default:  // roll4:disc-transversal: one passage, whose last event is not the final state
       return {};
   }
 }

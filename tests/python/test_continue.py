@@ -1,6 +1,7 @@
 """A scan continued from Python: the final_state array of skipstone.run, saved with numpy and
 given back as a state file, continues the run where a single run of the summed length ends (the
-no-slip stadium, and driven:ball on its drive's clock); the row layout is the one meta.json names."""
+no-slip stadium, driven:ball on its drive's clock, the rubber ball over a sphere); the row layout
+is the one meta.json names."""
 import json
 
 import numpy as np
@@ -8,7 +9,8 @@ import pytest
 
 import skipstone
 
-# tolerances of the C++ continuation tests (tests/test_state_file.cpp, test_state_file_driven.cpp)
+# tolerances of the C++ continuation tests (tests/test_state_file.cpp, test_state_file_driven.cpp,
+# test_state_file_rubber.cpp)
 CASES = {
     "stadium": ({"system": "stadium", "parameters": {"half_length": 1.0, "R": 1.0, "gamma": 0.8165},
                  "initial": {"start": "interior", "x": 0.2, "y": 0.1, "speed": 1.0, "spin": 0.3},
@@ -18,6 +20,10 @@ CASES = {
                      "initial": {"start": "rolling", "lean": 0.2, "wz": 0.5, "theta": -1.2},
                      "scan": {"axes": [{"param": "wy", "min": -1.0, "max": 1.0, "n": 6}]},
                      "options": {"rtol": 1e-12, "atol": 1e-12}}, 0.15, 1e-9),
+    "rubber_sphere": ({"system": "rubber:sphere", "parameters": {"a": 1.0, "b": -0.4, "I1": 1.0, "I2": 1.4, "I3": 2.1},
+                       "initial": {"start": "body", "phi": 0.4, "wx": 0.3, "wy": 1.1, "wz": -0.6},
+                       "scan": {"axes": [{"param": "theta", "min": 0.3, "max": 2.8, "n": 6}]},
+                       "options": {"rtol": 1e-12, "atol": 1e-12}}, 2.5, 1e-10),
 }
 
 

@@ -46,9 +46,15 @@
 // gamma0, or zero), b = 0 or b = -a (a grid can pass through them), a non-finite start.
 //
 // Sink: on_step(t, y) at the start and after every accepted step, y = (Omega, gamma, m).
+//
+// final_state (a sink with take_state_row, final_state.hpp): the row wx wy wz theta phi of the
+// state at t_end, the start "body"'s keys, so that a state_file of these rows continues the run:
+// Omega as it is, theta = atan2(hypot(g1, g2), g3), phi = atan2(g2, g1) (the drift of |gamma| and
+// the twist Omega . gamma drop out when the continued run starts, as from any body start).
 #pragma once
 #include <cstdint>
 
+#include "skipstone/final_state.hpp"
 #include "skipstone/gbs.hpp"
 #include "skipstone/result.hpp"
 #include "skipstone/scan_point.hpp"
@@ -121,11 +127,19 @@ SKIPSTONE_HD SKIPSTONE_INLINE double rubber_gamma_defect(const double* y) {
   return fabs(sqrt(y[3] * y[3] + y[4] * y[4] + y[5] * y[5]) - 1.0);
 }
 
+// The final_state row of a state y: the start "body"'s keys wx wy wz theta phi.
+SKIPSTONE_HD SKIPSTONE_INLINE void rubber_state_row(const double* y, double* row) {
+  row[0] = y[0], row[1] = y[1], row[2] = y[2];
+  row[3] = atan2(sqrt(y[3] * y[3] + y[4] * y[4]), y[5]);
+  row[4] = atan2(y[4], y[3]);
+}
+
 template <class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_rubber_sphere(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
   RubberSphereSystem sys;
   double y[kRubberN], y_new[kRubberN];
   if (!rubber_sphere_start(pt, sys, y)) return masked_result();
+  double* const row = take_state_row(sink);
   const double e0 = sys.energy2(y);
   const double w0 = sqrt(y[0] * y[0] + y[1] * y[1] + y[2] * y[2]);
   double at_min = sys.at[0] < sys.at[1] ? sys.at[0] : sys.at[1];
@@ -174,6 +188,7 @@ SKIPSTONE_HD TrajectoryResult simulate_rubber_sphere(const ScanSpec& spec, const
       break;
     }
   }
+  if (row) rubber_state_row(y, row);
   TrajectoryResult res = empty_result();
   res.status = status;
   res.events = crossings;
