@@ -11,11 +11,13 @@
 // with the contact and is not projected (and never stops for energy drift). The slip lives on
 // the rim: at the junction the rolling part w of the velocity goes on onto the face.
 // Passage j of trajectory i in realisation m has its own noise sequence, keyed by
-// (trajectory_noise_key: seed, i, m and a file start's row; j) (passage_noise_key).
+// (trajectory_noise_key: seed, i, m and a file start's row; j) (passage_noise_key). A sink that
+// asks for samples (trace --sample) gets them inside the passages too (noisy_samples.hpp).
 #pragma once
 #include <cmath>
 #include <cstdint>
 
+#include "skipstone/rolling/noisy_samples.hpp"
 #include "skipstone/rolling/noisy_transversal.hpp"
 #include "skipstone/rolling/roll4_disc.hpp"
 
@@ -72,7 +74,13 @@ SKIPSTONE_HD TrajectoryResult simulate_noisy_roll4_disc(const ScanSpec& spec, co
     const NoisyDiscRimSystem sys{run.sys, noise};
     const CounterNoise passage_noise{passage_noise_key(key, passage)};
     auto steps = run.edge_steps(sink, &section);  // reads the first 10 components of each step's state
-    const RimRun<12, double> r12 = integrate_noisy_passage(sys, y, h, run.t_left(), run.steps_left(), passage_noise, steps);
+    RimRun<12, double> r12;
+    if constexpr (wants_samples<Sink>::value) {
+      SampledNoisySteps<NoisyDiscRimSystem, decltype(steps), Sink> sampled{steps, sink, sys, run.t};
+      r12 = integrate_noisy_passage(sys, y, h, run.t_left(), run.steps_left(), passage_noise, sampled);
+    } else {
+      r12 = integrate_noisy_passage(sys, y, h, run.t_left(), run.steps_left(), passage_noise, steps);
+    }
     on_edge = run.leave_piece(rim_run_head<10>(r12), y) == EdgeEnd::plate && run.fly_to_edge(sink, y);
   }
   if (row) run.write_state_row(y, row);

@@ -18,11 +18,13 @@
 // polygon's vertex piece) stops there and goes on over the next piece with its noise, its
 // time grid and its Brownian path carried over (NoiseStart): one noise sequence per passage,
 // passage j of trajectory i in realisation m keyed by (trajectory_noise_key(seed, i, m, a file
-// start's row), j) (passage_noise_key).
+// start's row), j) (passage_noise_key). A sink that asks for samples (trace --sample) gets them
+// inside the passages too (noisy_samples.hpp).
 #pragma once
 #include <cmath>
 #include <cstdint>
 
+#include "skipstone/rolling/noisy_samples.hpp"
 #include "skipstone/rolling/noisy_transversal.hpp"
 #include "skipstone/rolling/table_wall.hpp"
 
@@ -111,9 +113,14 @@ SKIPSTONE_HD TrajectoryResult simulate_noisy_table_roll(const ScanSpec& spec, co
       const NoisyEdgeSystem<N> sys{run.sys, noise};
       auto steps = run.edge_steps(sink, &section);  // reads the first N components of each step's state
       NoiseStart onward;
-      const RimRun<N + 2, double> rn = integrate_noisy_passage(sys, y, h, run.t_left(), run.steps_left(),
-                                                               CounterNoise{passage_noise_key(key, passage)}, steps,
-                                                               from, &onward);
+      const CounterNoise passage_noise{passage_noise_key(key, passage)};
+      RimRun<N + 2, double> rn;
+      if constexpr (wants_samples<Sink>::value) {
+        SampledNoisySteps<NoisyEdgeSystem<N>, decltype(steps), Sink> sampled{steps, sink, sys, run.t};
+        rn = integrate_noisy_passage(sys, y, h, run.t_left(), run.steps_left(), passage_noise, sampled, from, &onward);
+      } else {
+        rn = integrate_noisy_passage(sys, y, h, run.t_left(), run.steps_left(), passage_noise, steps, from, &onward);
+      }
       from = onward;
       const EdgeEnd next = run.leave_piece(rim_run_head<N>(rn), y);
       if (next == EdgeEnd::next_piece) continue;
