@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "skipstone/boundary_map.hpp"
+#include "skipstone/height_series.hpp"
 #include "skipstone/section_map.hpp"
 #include "skipstone/result.hpp"
 #include "skipstone/scan_spec.hpp"
@@ -35,13 +36,15 @@ struct PointCollect {
 
 // What a chunk collects from the events of its trajectories besides their results (the impacts
 // of the 2D no-slip tables and the rolling tables' edge entries; the section crossings of the
-// flights, section_map.hpp; the observable final_state from the last event; the observables
-// mean_free_time and coverage from the impacts; coverage on the CPU backend only).
+// flights, section_map.hpp; the observable final_state from the last event; height_series from
+// the rolling runs' samples; the observables mean_free_time and coverage from the impacts).
 struct BoundaryCollect {
   PointCollect boundary, section;
   const SectionPlane* plane = nullptr;     // null: no section
   int state_columns = 0;                   // in: values of a final state (final_state.hpp); 0: none kept
   std::vector<double> final_states;        // out: state_columns per trajectory, NaN where it had no event
+  HeightSeriesTarget heights;              // in: the height_series grid (points 0: none kept; values unused)
+  std::vector<double> height_series;       // out: heights.points per trajectory, NaN after its end
   bool free_time = false;                  // the mean_free_time observable: into TrajectoryResult
   const BoundaryMapSpec* cells = nullptr;  // the coverage observable's cells (null: not asked)
 };

@@ -2,8 +2,8 @@
 // thread's iterations) and the CUDA backend (ensemble_cuda.cu, one thread each): the run's
 // results plus what its events feed (backends.hpp: BoundaryCollect): the impacts binned into a
 // boundary map and recorded as rows, the section crossings of its flights likewise, the state
-// of its last event (final_state), the mean time between its impacts and the share of the
-// coverage cells they visit. Everything it writes
+// of its last event (final_state), the heights at the times of height_series, the mean time
+// between its impacts and the share of the coverage cells they visit. Everything it writes
 // is reached through a CollectTarget of raw pointers into memory the kernel can address (host
 // memory on the CPU, device memory on a GPU).
 #pragma once
@@ -11,17 +11,22 @@
 
 #include "skipstone/boundary_map.hpp"
 #include "skipstone/final_state.hpp"
+#include "skipstone/height_series.hpp"
 #include "skipstone/section_map.hpp"
 #include "skipstone/simulate.hpp"
 
 namespace skipstone {
 
 // The sink of a collecting run: the impacts (BoundarySink), the section crossings of the
-// flights and the state of the last event.
+// flights, the state of the last event and the samples of the height series (the rolling runs
+// ask next_sample(); with no series kept it is never due, and their trajectory is the same).
 struct CollectSink : BoundarySink {
   static constexpr bool kWantsFlights = true;
   SectionSink section;
+  HeightSeriesRecorder heights;
   double* final_state = nullptr;  // null: not kept
+  SKIPSTONE_HD double next_sample() const { return heights.next_sample(); }
+  SKIPSTONE_HD void on_sample(double t, Vec3 x, const State3D&, Vec3) { heights.on_sample(t, x); }
   template <class V, class S>
   SKIPSTONE_HD void on_event(double, V x, const S& st, V) {
     if (final_state) write_state_row(x, st, final_state);
@@ -64,6 +69,7 @@ struct CollectTarget {
   double* final_states = nullptr;       // state_columns per trajectory of the chunk
   bool free_time = false;               // the observable mean_free_time
   const BoundaryMapSpec* cells = nullptr;  // the observable coverage's cells (null: not asked)
+  HeightSeriesTarget heights;           // the observable height_series (points 0: not asked)
 };
 
 namespace collect_detail {
@@ -111,6 +117,7 @@ SKIPSTONE_HD TrajectoryResult collect_trajectory(const ScanSpec& spec, std::uint
     sink.stamp = i + 1;
   }
   if (c.state_columns > 0) sink.final_state = c.final_states + i * static_cast<std::uint64_t>(c.state_columns);
+  sink.heights.attach(c.heights, i);
   sink.section.plane = c.plane;
   const std::int64_t impact_slot = collect_detail::attach(sink.impacts, c.boundary, i, boundary_counts);
   const std::int64_t crossing_slot = collect_detail::attach(sink.section.crossings, c.section, i, section_counts);

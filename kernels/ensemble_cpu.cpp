@@ -167,8 +167,10 @@ void run_collecting(const ScanSpec& spec, std::uint64_t first, std::uint64_t cou
   std::vector<std::uint64_t> stamps(cells * static_cast<std::uint64_t>(threads), 0);
   const std::uint64_t state_size = static_cast<std::uint64_t>(c.state_columns);
   c.final_states.assign(count * state_size, std::numeric_limits<double>::quiet_NaN());
-  const CollectTarget target{impacts.target(), crossings.target(), c.plane, c.state_columns, c.final_states.data(),
-                             c.free_time, c.cells};
+  CollectTarget target{impacts.target(), crossings.target(), c.plane, c.state_columns, c.final_states.data(),
+                       c.free_time, c.cells, c.heights};
+  c.height_series.assign(count * static_cast<std::uint64_t>(c.heights.points), std::numeric_limits<double>::quiet_NaN());
+  target.heights.values = c.height_series.data();
 #pragma omp parallel for schedule(dynamic, 16)
   for (std::int64_t j = 0; j < static_cast<std::int64_t>(count); ++j) {
     const std::uint64_t i = static_cast<std::uint64_t>(j);

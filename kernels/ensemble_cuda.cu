@@ -403,13 +403,17 @@ void run_chunk_collecting(const ScanSpec& spec, std::uint64_t first, std::uint64
   if (count == 0) return;
   DevicePoints impacts(collect.boundary), crossings(collect.section);
   DeviceBuffer<SectionPlane> plane;
-  DeviceBuffer<double> final_states, rows;
+  DeviceBuffer<double> final_states, heights, rows;
   DeviceBuffer<TrajectoryResult> results;
   const std::uint64_t state_values = count * static_cast<std::uint64_t>(collect.state_columns);
   collect.final_states.assign(state_values, std::numeric_limits<double>::quiet_NaN());
   CollectTarget target{impacts.target, crossings.target, nullptr, collect.state_columns,
                        final_states.upload(collect.final_states.data(), state_values), collect.free_time};
   if (collect.plane) target.plane = plane.upload(collect.plane, 1);
+  const std::uint64_t height_values = count * static_cast<std::uint64_t>(collect.heights.points);
+  collect.height_series.assign(height_values, std::numeric_limits<double>::quiet_NaN());
+  target.heights = collect.heights;
+  target.heights.values = heights.upload(collect.height_series.data(), height_values);
   const ScanSpec on_device = device_spec(spec, first, count, rows, nullptr);
   CollectOutput output{results.reserve(count), impacts.counts, crossings.counts};
   DeviceBuffer<BoundaryMapSpec> cells;
@@ -425,6 +429,7 @@ void run_chunk_collecting(const ScanSpec& spec, std::uint64_t first, std::uint64
   impacts.download(collect.boundary);
   crossings.download(collect.section);
   final_states.download(collect.final_states.data(), state_values);
+  heights.download(collect.height_series.data(), height_values);
   if (done) done->fetch_add(count, std::memory_order_relaxed);
 }
 

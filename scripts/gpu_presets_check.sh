@@ -7,7 +7,8 @@
 # edge rows) with the Lyapunov exponent, escape from the specular stadium with the
 # observables mean_free_time and coverage (each GPU thread stamping its own cells), the 3D
 # boundary map of the sphere, the unbalanced driven ball and a run continued from its final
-# states, and the junctions of roll3:polygon. One summary line per preset; the folders are removed.
+# states, the junctions of roll3:polygon, the height series on a rough rim and rubber:sphere's
+# final states. One summary line per preset; the folders are removed.
 #
 #   scripts/gpu_presets_check.sh SKIPSTONE OUT_DIR PYTHON
 set -uo pipefail
@@ -70,4 +71,8 @@ both continued_driven_ball out/continue_driven_a/continue.json
 rm -rf out/continue_driven_a
 # the rolling ball round the corners of a pentagon (the passages' junction rule)
 both polygon_junctions examples/roll3_polygon.json
+# the height over time on a rough rim (the collecting kernel's samples, inside noisy passages too)
+both noisy_height_series examples/noisy_height_series.json
+# rubber:sphere's final states (its state rows)
+both rubber_final_state examples/rubber_sphere_b.json --set 'observables=["status","events","final_state"]'
 exit $fail

@@ -51,7 +51,8 @@ const ScanAxis* find_axis(const RunConfig& rc, const std::string& name) {
 }
 
 bool collects(const RunConfig& rc) {
-  return rc.boundary.any() || rc.section.any() || std::find(rc.observables.begin(), rc.observables.end(), "final_state") != rc.observables.end();
+  return rc.boundary.any() || rc.section.any() || !rc.height_times.empty() ||
+         std::find(rc.observables.begin(), rc.observables.end(), "final_state") != rc.observables.end();
 }
 
 RunConfig parse_config(const json& j) {

@@ -39,6 +39,7 @@ struct RunConfig {
   StateLayout state;               // the system's state columns (final_state, start "state_file")
   StateRows state_rows;            // start "state_file": the file's rows (spec.state_rows points into them)
   std::vector<double> survival_times;  // outputs.survival: the grid of P(t), ascending (empty: none)
+  std::vector<double> height_times;    // outputs.height_series: the times of the observable height_series (empty: none)
   std::uint64_t chunk_size;        // 0: chosen from free memory
   std::string moment_name;         // "gamma", "eta" or "beta"
   nlohmann::json resolved;         // the config with every default spelled out

@@ -82,5 +82,8 @@ nlohmann::json read_point_events(JsonReader events, const RunConfig& rc, Boundar
 void read_survival(JsonReader survival, RunConfig& rc);
 void read_coverage(JsonReader coverage, RunConfig& rc);
 void check_escape_observables(RunConfig& rc);
+// outputs.height_series (section_outputs_height.cpp), and the grid the observable height_series needs
+void read_height_series(JsonReader height_series, RunConfig& rc);
+void check_height_series(const RunConfig& rc);
 
 }  // namespace skipstone

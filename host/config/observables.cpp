@@ -47,6 +47,8 @@ const std::vector<ObservableInfo>& catalogue() {
       {"friction_ratio_max", O::float64, "largest |friction| / N over the times where N > 0: the least static friction coefficient the run needs; 0 if N > 0 nowhere", I::friction_ratio_max},
       {"detach_time", O::float64, "first time N < 0 (a real ball would leave the surface); NaN if never", I::detach_time},
       {"slip_time", O::float64, "first time |friction| > mu_s N (parameters.mu_s); NaN if never", I::slip_time},
+      {"height_series", O::vector, "the height at the times of outputs.height_series, one row per trajectory (NaN after its end); times: meta.json observables.height_series.times", I::height_series,
+       0},  // length: the grid's points (values_per_trajectory)
   };
   return c;
 }

@@ -128,7 +128,8 @@ json read_point_events(JsonReader e, const RunConfig& rc, BoundaryOutputs& b, co
 }
 
 void read_outputs(JsonReader outputs, RunConfig& rc) {
-  outputs.only({"boundary_map", "boundary_events", "survival", "coverage", "section", "section_map", "section_events"});
+  outputs.only({"boundary_map", "boundary_events", "survival", "coverage", "height_series", "section", "section_map",
+                "section_events"});
   const bool any = outputs.has("boundary_map") || outputs.has("boundary_events");
   const std::vector<ImpactCoordinate> row = impact_coordinates(rc.system.traits);
   if (any && row.empty())
@@ -141,9 +142,11 @@ void read_outputs(JsonReader outputs, RunConfig& rc) {
     rc.resolved["outputs"]["boundary_events"] = read_point_events(outputs.object("boundary_events"), rc, rc.boundary, "impacts");
   if (outputs.has("survival")) read_survival(outputs.object("survival"), rc);
   if (outputs.has("coverage")) read_coverage(outputs.object("coverage"), rc);
+  if (outputs.has("height_series")) read_height_series(outputs.object("height_series"), rc);
   read_section_outputs(outputs, rc);
   outputs.finish();
   check_escape_observables(rc);
+  check_height_series(rc);
 }
 
 }  // namespace skipstone

@@ -65,6 +65,7 @@ std::vector<std::string> observable_names(std::uint32_t groups) {
       {kObsHoles, {"escape_time", "hole"}},
       {kObsEscape, {"mean_free_time", "coverage"}},
       {kObsState, {"final_state"}},
+      {kObsHeightSeries, {"height_series"}},
       {kObsImpulse, {"impulse_ratio_max", "impulse_ratio_mean"}},
       {kObsNormalDrift, {"gamma_drift"}},
       {kObsRubber, {"twist_max", "gamma3_mean"}},

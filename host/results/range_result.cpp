@@ -14,7 +14,9 @@ namespace skipstone {
 
 int values_per_trajectory(const RunConfig& rc, const std::string& observable) {
   const ObservableInfo& info = observable_info(observable);
-  return info.id == ObservableId::final_state ? static_cast<int>(rc.state.columns.size()) : info.length;
+  if (info.id == ObservableId::final_state) return static_cast<int>(rc.state.columns.size());
+  if (info.id == ObservableId::height_series) return static_cast<int>(rc.height_times.size());
+  return info.length;
 }
 
 RangeResult empty_range_result(const RunConfig& rc, std::uint64_t first) {
@@ -78,12 +80,13 @@ void add_point_outputs(PointResult& out, const RangeResult& r, const RunConfig& 
   }
 }
 
-void add_final_states(RangeResult& r, const TrajectoryResult* results, std::vector<double>&& states, int columns) {
-  const std::uint64_t n = r.range.size(), c = static_cast<std::uint64_t>(columns);
+void add_collected_rows(RangeResult& r, const std::string& name, const TrajectoryResult* results,
+                        std::vector<double>&& rows, int length) {
+  const std::uint64_t n = r.range.size(), c = static_cast<std::uint64_t>(length);
   for (std::uint64_t i = 0; i < n; ++i)
     if (!status_is_ok(results[i].status))
-      std::fill(states.begin() + i * c, states.begin() + (i + 1) * c, std::numeric_limits<double>::quiet_NaN());
-  r.values["final_state"] = std::move(states);
+      std::fill(rows.begin() + i * c, rows.begin() + (i + 1) * c, std::numeric_limits<double>::quiet_NaN());
+  r.values[name] = std::move(rows);
 }
 
 std::vector<ColumnRequest> column_requests(const RunConfig& rc) {

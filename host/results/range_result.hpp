@@ -79,9 +79,11 @@ void add_point_outputs(PointResult& out, const RangeResult& r, const RunConfig& 
                        std::vector<std::uint64_t>&& counts, const std::vector<std::uint64_t>& recorded,
                        const std::vector<double>& rows, const std::vector<std::uint64_t>& points);
 
-// Sets r's final_state values (r.range is the chunk): `states`, `columns` per trajectory, with
-// NaN rows where the status is not ok (as every observable).
-void add_final_states(RangeResult& r, const TrajectoryResult* results, std::vector<double>&& states, int columns);
+// Sets r's values of the collected vector observable `name` (final_state, height_series; r.range
+// is the chunk): `rows`, `length` per trajectory, with NaN rows where the status is not ok (as
+// every observable).
+void add_collected_rows(RangeResult& r, const std::string& name, const TrajectoryResult* results,
+                        std::vector<double>&& rows, int length);
 
 // Appends `next`, which must start where `acc` ends (std::logic_error otherwise).
 void append_range(RangeResult& acc, RangeResult&& next);

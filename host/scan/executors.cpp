@@ -56,9 +56,9 @@ void bind_to_device(const Executor& e) {
 
 namespace {
 
-// A chunk whose events feed the boundary or section outputs, final_state or the observables
-// mean_free_time / coverage: the engine's collecting kernel, with the whole TrajectoryResult of
-// each trajectory.
+// A chunk whose events feed the boundary or section outputs, final_state, height_series or the
+// observables mean_free_time / coverage: the engine's collecting kernel, with the whole
+// TrajectoryResult of each trajectory.
 RangeResult integrate_collecting(ChunkEngine& engine, const RunConfig& rc, TrajectoryRange chunk, DoneCounter* done) {
   std::vector<TrajectoryResult> buf(static_cast<std::size_t>(chunk.size()));
   BoundaryCollect collect;
@@ -70,6 +70,11 @@ RangeResult integrate_collecting(ChunkEngine& engine, const RunConfig& rc, Traje
   }
   if (rc.section.any()) collect.plane = &rc.plane;
   if (std::find(rc.observables.begin(), rc.observables.end(), "final_state") != rc.observables.end()) collect.state_columns = static_cast<int>(rc.state.columns.size());
+  if (!rc.height_times.empty()) {
+    collect.heights.points = static_cast<int>(rc.height_times.size());
+    collect.heights.t_max = rc.spec.t_max;
+    collect.heights.axis = rc.system.traits.model == ModelKind::roll3_table ? 1 : 2;  // roll3: y (in-plane gravity); roll4: x3
+  }
   collect.free_time = rc.boundary.free_time;
   collect.cells = rc.boundary.coverage ? &rc.boundary.cells : nullptr;
   engine.collect(rc.spec, chunk.first, chunk.size(), buf.data(), collect, done);
@@ -78,7 +83,10 @@ RangeResult integrate_collecting(ChunkEngine& engine, const RunConfig& rc, Traje
                     collect.boundary.rows, collect.boundary.points);
   add_point_outputs(part.section_points, part, rc, rc.section, std::move(collect.section.counts), collect.section.recorded,
                     collect.section.rows, collect.section.points);
-  if (collect.state_columns > 0) add_final_states(part, buf.data(), std::move(collect.final_states), collect.state_columns);
+  if (collect.state_columns > 0)
+    add_collected_rows(part, "final_state", buf.data(), std::move(collect.final_states), collect.state_columns);
+  if (collect.heights.points > 0)
+    add_collected_rows(part, "height_series", buf.data(), std::move(collect.height_series), collect.heights.points);
   return part;
 }
 

@@ -19,8 +19,9 @@ enum class ObservableId : std::int32_t {
   final_state,  // not in a TrajectoryResult: the CPU collecting path writes it from the last event
   impulse_ratio_max, impulse_ratio_mean, escape_time, hole, mean_free_time, coverage, gamma_drift, twist_max,
   gamma3_mean, normal_force_min, friction_ratio_max, detach_time, slip_time,
+  height_series,  // not in a TrajectoryResult: the collecting path writes it from the samples
 };
-constexpr int kObservableCount = static_cast<int>(ObservableId::slip_time) + 1;
+constexpr int kObservableCount = static_cast<int>(ObservableId::height_series) + 1;
 
 // Value k (0 for a scalar) that observable `id` stores for trajectory result r.
 SKIPSTONE_HD SKIPSTONE_INLINE double observable_value(ObservableId id, const TrajectoryResult& r, int k) {
@@ -61,6 +62,7 @@ SKIPSTONE_HD SKIPSTONE_INLINE double observable_value(ObservableId id, const Tra
     case ObservableId::friction_ratio_max: return ok ? r.friction_ratio_max : nan;
     case ObservableId::detach_time: return ok ? r.detach_time : nan;
     case ObservableId::slip_time: return ok ? r.slip_time : nan;
+    case ObservableId::height_series: return nan;  // not in a result (see ObservableId)
   }
   return nan;
 }
@@ -99,7 +101,7 @@ SKIPSTONE_HD SKIPSTONE_INLINE void write_columns(const TrajectoryResult& r, std:
     const ObservableId id = requests[c].id;
     if (id == ObservableId::annulus_axis) write_vector<3>(id, r, i, columns[c]);
     else if (id == ObservableId::lyapunov_spectrum) write_vector<kLyapunovSpectrumLength>(id, r, i, columns[c]);
-    else if (id == ObservableId::final_state) continue;  // the collecting path writes it
+    else if (id == ObservableId::final_state || id == ObservableId::height_series) continue;  // the collecting path writes them
     else columns[c][i] = observable_value(id, r, 0);
   }
 }

@@ -46,14 +46,16 @@ enum ObservableGroup : std::uint32_t {
   kObsRubber = 1u << 11,   // twist_max, gamma3_mean: rubber:sphere
   kObsNormalDrift = 1u << 12,  // gamma_drift: the drift of |Gamma| (rubber:sphere, driven:ball)
   kObsHoles = 1u << 13,    // escape_time, hole: stop.holes (the 2D tables, their cylinders, the rolling tables)
+  kObsHeightSeries = 1u << 14,  // height_series: the height on a time grid (the rolling tables' samples, height_series.hpp)
 };
 // Groups a run computes only when its config names them: the tangent dynamics of the Lyapunov
 // exponents cost more than the trajectory, the final state takes the collecting path, the
 // impulse ratios are off the SIMD lanes, the holes group needs stop.holes, the escape group
 // outputs.coverage (mean_free_time and coverage take the collecting path),
-// and the contact forces are evaluated at every integrator step, off the SIMD lanes.
-constexpr std::uint32_t kObsOptIn =
-    kObsLyapunov | kObsLyapunovSpectrum | kObsState | kObsImpulse | kObsEscape | kObsContact | kObsHoles;
+// the contact forces are evaluated at every integrator step, off the SIMD lanes, and the height
+// series needs outputs.height_series (and takes the collecting path).
+constexpr std::uint32_t kObsOptIn = kObsLyapunov | kObsLyapunovSpectrum | kObsState | kObsImpulse | kObsEscape |
+                                    kObsContact | kObsHoles | kObsHeightSeries;
 
 // The bit of a start kind in SystemTraits::starts.
 constexpr std::uint32_t start_bit(StartKind k) { return 1u << static_cast<std::uint32_t>(k); }
@@ -93,14 +95,14 @@ constexpr SystemTraits noslip(const char* name, ModelKind m, TableKind t, bool r
 // face (roll3 also at a wall point, entering the edge: Figure 18 on any table), the height
 // observables (roll3: the centre's y against the in-plane gravity; roll4: the axial height), the
 // first edge passage's exit and the caustics on the disc, the Lyapunov exponent (opt-in, double:
-// tangent/roll_lyapunov.hpp), final_state and the start "state_file" (table_state_row.hpp), and
-// a float kernel (table_wall.hpp). On
+// tangent/roll_lyapunov.hpp), final_state and the start "state_file" (table_state_row.hpp), the
+// height on a time grid (height_series.hpp), and a float kernel (table_wall.hpp). On
 // the Sinai torus a flight in a corridor never ends, and roll3's in-plane gravity has no floor
 // there.
 constexpr SystemTraits rolling(const char* name, ModelKind m, TableKind t) {
   const bool sinai = t == TableKind::sinai, roll3 = m == ModelKind::roll3_table;
   const std::uint32_t faces = interior | start_bit(StartKind::plate_minus) | state_file;
-  const std::uint32_t obs = noslip_obs | kObsExit | kObsContact | kObsState | kObsHoles | kObsEscape;
+  const std::uint32_t obs = noslip_obs | kObsExit | kObsContact | kObsState | kObsHeightSeries | kObsHoles | kObsEscape;
   return {name, m, t, 3, roll3 ? faces | start_bit(StartKind::rim_entry) : faces,
           (t == TableKind::disc ? obs | kObsCaustic : obs) | kObsLyapunov, true, Lanes::rim, sinai, !(sinai && roll3),
           Sampling::sink};
@@ -140,8 +142,9 @@ inline constexpr SystemTraits kSystems[] = {
      Sampling::closed_form},
     {"roll4:disc", ModelKind::roll_disc, TableKind::none, 3,
      traits_detail::interior | start_bit(StartKind::plate_minus) | traits_detail::state_file,
-     traits_detail::noslip_obs | kObsCaustic | kObsLyapunov | kObsState | kObsContact | kObsHoles | kObsEscape, true,
-     Lanes::rim, false, true, Sampling::sink},
+     traits_detail::noslip_obs | kObsCaustic | kObsLyapunov | kObsState | kObsHeightSeries | kObsContact | kObsHoles |
+         kObsEscape,
+     true, Lanes::rim, false, true, Sampling::sink},
     traits_detail::rolling("roll3:disc", ModelKind::roll3_table, TableKind::disc),
     traits_detail::rolling("roll3:stadium", ModelKind::roll3_table, TableKind::stadium),
     traits_detail::rolling("roll3:ellipse", ModelKind::roll3_table, TableKind::ellipse),

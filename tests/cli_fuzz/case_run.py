@@ -225,9 +225,10 @@ def check_outputs(case, argv, d, stdout):
         except Exception as e:
             problems.append("%s: %s" % (info.get("file"), e))
             continue
-        # vector observables: the lengths of the fixed ones, or the columns meta.json names
+        # vector observables: the lengths of the fixed ones, or the columns or times meta.json names
         length = {"annulus_axis": (3,), "lyapunov_spectrum": (5,)}.get(name, ())
-        want = shape + ((len(info["columns"]),) if "columns" in info else length)
+        per_row = info.get("columns", info.get("times"))
+        want = shape + ((len(per_row),) if per_row is not None else length)
         if s != want:
             problems.append("%s: shape %s, meta.json says %s" % (info.get("file"), s, want))
     if (path / ".checkpoint").exists():

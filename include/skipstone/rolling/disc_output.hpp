@@ -102,6 +102,14 @@ struct wants_samples : std::false_type {};
 template <class Sink>
 struct wants_samples<Sink, std::void_t<decltype(std::declval<Sink&>().next_sample())>> : std::true_type {};
 
+// Whether `sink` asks for samples in this run: it has the interface and a sample time is due (a
+// collecting run's sink has the interface and asks only where the height series is kept).
+template <class Sink>
+SKIPSTONE_HD bool asks_for_samples(const Sink& sink) {
+  if constexpr (wants_samples<Sink>::value) return sink.next_sample() < INFINITY;
+  else return false;
+}
+
 // Samples of the flight from s at time t up to t_end (inclusive).
 template <int N, class Sink, class T>
 SKIPSTONE_HD void sample_flight(Sink& sink, const PlateStateT<T>& s, double t, double t_end, same_t<T> G,

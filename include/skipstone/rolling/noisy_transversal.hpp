@@ -243,7 +243,8 @@ SKIPSTONE_HD RimRun<Sys::N, double> integrate_noisy_passage(const Sys& sys, cons
       out.t = t;
       break;
     }
-    const double hs = t_max - t < h_step ? t_max - t : h_step;
+    const bool to_end = t_max - t < h_step;  // the last step, shortened to end at t_max
+    const double hs = to_end ? t_max - t : h_step;
     for (int i = 0; i < sys.noises(); ++i)
       dW[i] = rest && out.steps == 0 ? from.rest_dW[i] * (hs / h_step) : noise.increment(i, from.step + out.steps, hs);
     heun_step(sys, y, f0, hs, dW, y1);
@@ -294,7 +295,7 @@ SKIPSTONE_HD RimRun<Sys::N, double> integrate_noisy_passage(const Sys& sys, cons
       y[k] = y1[k];
       f0[k] = f1[k];
     }
-    sink.on_step(t + hs, y);
+    sink.on_step(to_end ? t_max : t + hs, y);  // t + (t_max - t) may miss t_max by a rounding
   }
   return out;
 }

@@ -34,24 +34,21 @@ SKIPSTONE_HD SKIPSTONE_INLINE EdgeFrame junction_frame(const TableWall<Table, N,
 
 // One roll4:disc trajectory of a scan that asks for the exponent; an edge row starts at its rim
 // angle theta (roll4_disc_edge_setup). A sink that asks for samples gets the plain run
-// (roll_lyapunov.hpp).
+// (roll_lyapunov.hpp; the config refuses the height series with the exponents).
 template <class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_roll4_disc_lyapunov(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
-  if constexpr (wants_samples<Sink>::value) {
-    return simulate_roll4_disc<double>(spec, pt, sink);
-  } else {
-    DiscRollModel m;
-    RollOptions opt;
-    RollLyapunovRun<DiscWall<double>> lr;
-    if (starts_on_edge_state_row(spec, pt.p)) {
-      double theta, y[10];
-      if (!roll4_disc_edge_setup(spec, pt, m, opt, theta, y)) return masked_result();
-      return lr.go_on_edge(DiscWall<double>{m.R, 0.0, false}, RollModel{m.r, m.eta, m.G, m.g}, theta, y, opt, sink);
-    }
-    PlateState s;
-    if (!roll4_disc_setup(spec, pt, m, s, opt)) return masked_result();
-    return lr.go(DiscWall<double>{m.R, 0.0, false}, RollModel{m.r, m.eta, m.G, m.g}, s, opt, sink);
+  if (asks_for_samples(sink)) return simulate_roll4_disc<double>(spec, pt, sink);
+  DiscRollModel m;
+  RollOptions opt;
+  RollLyapunovRun<DiscWall<double>> lr;
+  if (starts_on_edge_state_row(spec, pt.p)) {
+    double theta, y[10];
+    if (!roll4_disc_edge_setup(spec, pt, m, opt, theta, y)) return masked_result();
+    return lr.go_on_edge(DiscWall<double>{m.R, 0.0, false}, RollModel{m.r, m.eta, m.G, m.g}, theta, y, opt, sink);
   }
+  PlateState s;
+  if (!roll4_disc_setup(spec, pt, m, s, opt)) return masked_result();
+  return lr.go(DiscWall<double>{m.R, 0.0, false}, RollModel{m.r, m.eta, m.G, m.g}, s, opt, sink);
 }
 
 // One roll3:<table> (N = 6) or roll4:<table> (N = 10) trajectory of a scan that asks for the
@@ -59,22 +56,19 @@ SKIPSTONE_HD TrajectoryResult simulate_roll4_disc_lyapunov(const ScanSpec& spec,
 // (table_roll_edge_setup).
 template <int N, TableKind TK, class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_table_roll_lyapunov(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
-  if constexpr (wants_samples<Sink>::value) {
-    return simulate_table_roll<N, TK>(spec, pt, sink);
-  } else {
-    if (starts_on_edge_state_row(spec, pt.p))
-      return with_table_roll_edge_start<N, TK>(spec, pt, [&](const auto& table, const RollModel& m,
-                                                             const RollOptions& opt, const EdgeArc& arc,
-                                                             const double* y) {
-        RollLyapunovRun<TableWall<std::decay_t<decltype(table)>, N, double>> lr;
-        return lr.go_on_edge(table_wall<N>(table), m, arc, y, opt, sink);
-      });
-    return with_table_roll_start<N, TK>(spec, pt, [&](const auto& table, const RollModel& m, const PlateState& s,
-                                                      const RollOptions& opt, int entry_part) {
+  if (asks_for_samples(sink)) return simulate_table_roll<N, TK>(spec, pt, sink);
+  if (starts_on_edge_state_row(spec, pt.p))
+    return with_table_roll_edge_start<N, TK>(spec, pt, [&](const auto& table, const RollModel& m,
+                                                           const RollOptions& opt, const EdgeArc& arc,
+                                                           const double* y) {
       RollLyapunovRun<TableWall<std::decay_t<decltype(table)>, N, double>> lr;
-      return lr.go(table_wall<N>(table), m, s, opt, sink, nullptr, entry_part);
+      return lr.go_on_edge(table_wall<N>(table), m, arc, y, opt, sink);
     });
-  }
+  return with_table_roll_start<N, TK>(spec, pt, [&](const auto& table, const RollModel& m, const PlateState& s,
+                                                    const RollOptions& opt, int entry_part) {
+    RollLyapunovRun<TableWall<std::decay_t<decltype(table)>, N, double>> lr;
+    return lr.go(table_wall<N>(table), m, s, opt, sink, nullptr, entry_part);
+  });
 }
 
 }  // namespace skipstone
