@@ -2,11 +2,24 @@
 import json
 
 
+def vector_dimension(name, info):
+    """The last dimension of a vector observable and its coordinates: the state's columns
+    (final_state), the times (height_series), the exponent's index (lyapunov_spectrum), the
+    component x, y, z (annulus_axis)."""
+    if "columns" in info:
+        return "column", info["columns"]
+    if "times" in info:
+        return "time", info["times"]
+    if name == "lyapunov_spectrum":
+        return "exponent", list(range(5))
+    return "component", ["x", "y", "z"]
+
+
 def to_dataset(result):
     """One data variable per observable. A grid's dimensions are its parameters, last axis
     first as in the arrays ((n1, n0) for two axes), with the grid values as coordinates; a
     random scan has the dimension `trajectory` and each parameter as a coordinate along it.
-    Vector observables have the further dimension `component` (x, y, z). The attributes hold
+    Vector observables have a further dimension (vector_dimension). The attributes hold
     the system, the version and the resolved config (JSON text)."""
     try:
         import xarray
@@ -21,10 +34,12 @@ def to_dataset(result):
         coords = {name: ("trajectory", values) for name, values in result.axes.items()}
     variables = {}
     for name, array in result.observables.items():
-        extra = ["component"] if array.ndim > len(dims) else []
+        extra = []
+        if array.ndim > len(dims):
+            dim, values = vector_dimension(name, meta["observables"].get(name, {}))
+            extra = [dim]
+            coords[dim] = values
         variables[name] = (dims + extra, array)
-    if any(array.ndim > len(dims) for array in result.observables.values()):
-        coords["component"] = ["x", "y", "z"]
     attrs = {"system": meta["system"], "skipstone_version": meta["skipstone_version"],
              "config": json.dumps(meta["config"])}
     return xarray.Dataset(variables, coords=coords, attrs=attrs)

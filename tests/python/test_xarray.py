@@ -24,3 +24,17 @@ def test_dataset_has_the_maps_and_the_axes():
     assert np.array_equal(ds["exit_side"].sel(v2=r.axes["v2"][3], S12=r.axes["S12"][5]).values, r["exit_side"][5, 3],
                           equal_nan=True)
     assert ds.attrs["system"] == "roll4:disc-transversal"
+
+
+def test_vector_observables_get_their_own_dimensions():
+    pytest.importorskip("xarray")
+    config = example("noisy_height_series", grid=[2, 4], stop={"t_max": 5.0})
+    config["outputs"]["height_series"]["points"] = 6
+    config["observables"] = ["status", "height_series", "final_state"]
+    r = skipstone.run(config)
+    ds = r.to_xarray()
+    assert ds["height_series"].dims == ("realisation", "noise_sigma", "time")
+    assert np.allclose(ds["time"].values, np.linspace(0.0, 5.0, 6))
+    assert ds["final_state"].dims == ("realisation", "noise_sigma", "column")
+    assert list(ds["column"].values) == r.meta["observables"]["final_state"]["columns"]
+    assert np.array_equal(ds["height_series"].values, r["height_series"])
