@@ -50,9 +50,17 @@ const ScanAxis* find_axis(const RunConfig& rc, const std::string& name) {
   return nullptr;
 }
 
+bool asks(const RunConfig& rc, const std::string& name) {
+  return std::find(rc.observables.begin(), rc.observables.end(), name) != rc.observables.end();
+}
+
+std::string observable_path(const RunConfig& rc, const std::string& name) {
+  return "observables[" +
+         std::to_string(std::find(rc.observables.begin(), rc.observables.end(), name) - rc.observables.begin()) + "]";
+}
+
 bool collects(const RunConfig& rc) {
-  return rc.boundary.any() || rc.section.any() || !rc.height_times.empty() ||
-         std::find(rc.observables.begin(), rc.observables.end(), "final_state") != rc.observables.end();
+  return rc.boundary.any() || rc.section.any() || !rc.height_times.empty() || asks(rc, "final_state");
 }
 
 RunConfig parse_config(const json& j) {

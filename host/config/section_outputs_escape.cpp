@@ -2,7 +2,6 @@
 // grid of the survival probability P(t) of a table with holes (stop.holes), and
 // outputs.coverage, the cells in two bounded boundary coordinates (s and p unless "coords" says
 // otherwise) of the coverage observable; and the checks that tie the escape observables to them.
-#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -17,15 +16,6 @@ namespace {
 
 constexpr std::uint64_t kMaxSurvivalPoints = 1000000;
 constexpr std::uint64_t kMaxCoverageCells = 10000000;  // cells of the grid; a stamp each per thread
-
-bool asks(const RunConfig& rc, const std::string& name) {
-  return std::find(rc.observables.begin(), rc.observables.end(), name) != rc.observables.end();
-}
-
-std::string observable_path(const RunConfig& rc, const std::string& name) {
-  return "observables[" +
-         std::to_string(std::find(rc.observables.begin(), rc.observables.end(), name) - rc.observables.begin()) + "]";
-}
 
 }  // namespace
 

@@ -1,22 +1,15 @@
 // outputs.height_series (docs/config.md "Outputs"): the time grid of the observable
 // height_series, t_k = k t_max / (points - 1), and the check that ties the two together.
-#include <algorithm>
 #include <cmath>
 #include <string>
 
 #include "config_sections.hpp"
+#include "skipstone/height_series.hpp"
 
 namespace skipstone {
 
 namespace {
-
 constexpr std::uint64_t kMaxHeightPoints = 100000;
-
-std::ptrdiff_t observable_index(const RunConfig& rc, const std::string& name) {
-  const auto it = std::find(rc.observables.begin(), rc.observables.end(), name);
-  return it == rc.observables.end() ? -1 : it - rc.observables.begin();
-}
-
 }  // namespace
 
 void read_height_series(JsonReader s, RunConfig& rc) {
@@ -27,21 +20,20 @@ void read_height_series(JsonReader s, RunConfig& rc) {
     throw ConfigError(path, "the height series is sampled by the rolling tables and roll4:disc only (" +
                                 systems_with_observable("height_series") + "), not by system " + rc.system.name);
   if (!std::isfinite(rc.spec.t_max)) throw ConfigError(path, "the grid spans [0, stop.t_max]; give stop.t_max");
-  if (observable_index(rc, "height_series") < 0)
+  if (!asks(rc, "height_series"))
     throw ConfigError(path, "the times of the observable height_series; add \"height_series\" to observables");
   if (rc.spec.lyapunov_vectors > 0)
     throw ConfigError(path, "the height series is not sampled with the Lyapunov exponents (their tangent run takes "
                             "no samples); ask for the exponents in a run of their own");
   rc.height_times.resize(points);
   for (std::uint64_t k = 0; k < points; ++k)
-    rc.height_times[k] = rc.spec.t_max * static_cast<double>(k) / static_cast<double>(points - 1);
+    rc.height_times[k] = height_series_time(rc.spec.t_max, k, points);
   rc.resolved["outputs"]["height_series"] = {{"points", points}};
 }
 
 void check_height_series(const RunConfig& rc) {
-  const std::ptrdiff_t at = observable_index(rc, "height_series");
-  if (at >= 0 && rc.height_times.empty())
-    throw ConfigError("observables[" + std::to_string(at) + "]",
+  if (asks(rc, "height_series") && rc.height_times.empty())
+    throw ConfigError(observable_path(rc, "height_series"),
                       "value \"height_series\" needs its times; give outputs.height_series {\"points\": n} (the grid "
                       "t_k = k t_max / (n - 1), n >= 2)");
 }

@@ -16,6 +16,12 @@
 
 namespace skipstone {
 
+// Time k of the grid of `points` times over [0, t_max]: the one formula of the times meta.json
+// lists (host/config/section_outputs_height.cpp) and of the samples the kernels take.
+SKIPSTONE_HD SKIPSTONE_INLINE double height_series_time(double t_max, std::uint64_t k, std::uint64_t points) {
+  return t_max * static_cast<double>(k) / static_cast<double>(points - 1);
+}
+
 // Where a collecting chunk's height series go (host or device memory).
 struct HeightSeriesTarget {
   int points = 0;          // 0: not kept
@@ -39,7 +45,7 @@ struct HeightSeriesRecorder {
     t_max = t.t_max;
   }
   SKIPSTONE_HD double next_sample() const {
-    return row && k < points ? t_max * static_cast<double>(k) / static_cast<double>(points - 1) : INFINITY;
+    return row && k < points ? height_series_time(t_max, k, points) : INFINITY;
   }
   SKIPSTONE_HD void on_sample(double, Vec3 x) {
     if (row && k < points) row[k] = axis == 1 ? x.y : x.z;
