@@ -8,6 +8,7 @@
 // memory on the CPU, device memory on a GPU).
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "skipstone/boundary_map.hpp"
 #include "skipstone/final_state.hpp"
@@ -18,15 +19,11 @@
 namespace skipstone {
 
 // The sink of a collecting run: the impacts (BoundarySink), the section crossings of the
-// flights, the state of the last event and the samples of the height series (the rolling runs
-// ask next_sample(); with no series kept it is never due, and their trajectory is the same).
+// flights and the state of the last event.
 struct CollectSink : BoundarySink {
   static constexpr bool kWantsFlights = true;
   SectionSink section;
-  HeightSeriesRecorder heights;
   double* final_state = nullptr;  // null: not kept
-  SKIPSTONE_HD double next_sample() const { return heights.next_sample(); }
-  SKIPSTONE_HD void on_sample(double t, Vec3 x, const State3D&, Vec3) { heights.on_sample(t, x); }
   template <class V, class S>
   SKIPSTONE_HD void on_event(double, V x, const S& st, V) {
     if (final_state) write_state_row(x, st, final_state);
@@ -48,6 +45,16 @@ struct CollectSink : BoundarySink {
   SKIPSTONE_HD void on_step_curve(double t0, double h, const Step& step) {
     if (section.plane) section.on_step_curve(t0, h, step);
   }
+};
+
+// The same with the samples of the height series (the rolling runs ask next_sample(); with no
+// series kept it is never due, and their trajectory is the same). Not for the Lyapunov variants:
+// the config refuses the series with the exponents, whose tangent run takes no samples, and a
+// sink without the sampling interface keeps the sampled plain run out of their kernels.
+struct SamplingCollectSink : CollectSink {
+  HeightSeriesRecorder heights;
+  SKIPSTONE_HD double next_sample() const { return heights.next_sample(); }
+  SKIPSTONE_HD void on_sample(double t, Vec3 x, const State3D&, Vec3) { heights.on_sample(t, x); }
 };
 
 // Where one output kind's points go (PointCollect, as the kernel addresses it).
@@ -110,14 +117,14 @@ template <class V>
 SKIPSTONE_HD TrajectoryResult collect_trajectory(const ScanSpec& spec, std::uint64_t first, std::uint64_t i,
                                                  const CollectTarget& c, std::uint64_t* stamps,
                                                  std::uint64_t* boundary_counts, std::uint64_t* section_counts) {
-  CollectSink sink;
+  std::conditional_t<V::lyapunov, CollectSink, SamplingCollectSink> sink;
+  if constexpr (!V::lyapunov) sink.heights.attach(c.heights, i);
   if (c.cells) {
     sink.cells = c.cells;
     sink.stamps = stamps;
     sink.stamp = i + 1;
   }
   if (c.state_columns > 0) sink.final_state = c.final_states + i * static_cast<std::uint64_t>(c.state_columns);
-  sink.heights.attach(c.heights, i);
   sink.section.plane = c.plane;
   const std::int64_t impact_slot = collect_detail::attach(sink.impacts, c.boundary, i, boundary_counts);
   const std::int64_t crossing_slot = collect_detail::attach(sink.section.crossings, c.section, i, section_counts);

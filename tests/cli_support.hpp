@@ -149,6 +149,11 @@ inline const char* const kDiscGrid130x100 = R"({
   "stop": {"max_events": 200}
 })";
 
+// The config's initial section of a start from a file of states (initial.start state_file).
+inline std::string state_file_initial(const fs::path& file) {
+  return R"("initial": {"start": "state_file", "file": ")" + file.string() + "\"}";
+}
+
 inline json read_json(const fs::path& p) {
   std::ifstream in(p);
   if (!in) throw std::runtime_error("cannot open " + p.string());

@@ -60,7 +60,7 @@ TEST_F(StateFileTest, TMaxSplitInTwoContinuesTheRun) {
     const std::string n = c.name;
     ASSERT_EQ(run(write_config(n + "_full.json", config(c, c.start, 2.0 * c.half)), dir_ / (n + "_full"), "--backend cpu").rc, 0) << n;
     ASSERT_EQ(run(write_config(n + "_a.json", config(c, c.start, c.half)), dir_ / (n + "_a"), "--backend cpu").rc, 0) << n;
-    const std::string from = R"("initial": {"start": "state_file", "file": ")" + (dir_ / (n + "_a") / "final_state.npy").string() + "\"}";
+    const std::string from = state_file_initial(dir_ / (n + "_a") / "final_state.npy");
     const CliResult b = run(write_config(n + "_b.json", config(c, from, c.half)), dir_ / (n + "_b"), "--backend cpu");
     ASSERT_EQ(b.rc, 0) << n << describe(b);
     std::vector<std::size_t> shape;
@@ -109,7 +109,7 @@ TEST_F(StateFileTest, AGridsFinalStatesContinueInTrajectoryOrder) {
   std::vector<std::size_t> grid_shape;
   npy_values<double>(dir_ / "grid_a" / "final_state.npy", &grid_shape);
   ASSERT_EQ(grid_shape, (std::vector<std::size_t>{4, 3, 9}));
-  const std::string from = R"("initial": {"start": "state_file", "file": ")" + (dir_ / "grid_a" / "final_state.npy").string() + "\"}";
+  const std::string from = state_file_initial(dir_ / "grid_a" / "final_state.npy");
   const CliResult b = run(write_config("grid_b.json", config(c, from, c.half)), dir_ / "grid_b", "--backend cpu");
   ASSERT_EQ(b.rc, 0) << describe(b);
   std::vector<std::size_t> shape;
@@ -123,7 +123,7 @@ TEST_F(StateFileTest, AGridsFinalStatesContinueInTrajectoryOrder) {
 TEST_F(StateFileTest, BadStateFilesExit2NamingTheKey) {
   const Case& c = kCases[0];
   const auto start_from = [&](const std::string& file) {
-    const std::string from = R"("initial": {"start": "state_file", "file": ")" + file + "\"}";
+    const std::string from = state_file_initial(file);
     return run(write_config("bad.json", config(c, from, 1.0)), dir_ / "bad", "--backend cpu");
   };
   const auto write = [&](const std::string& name, const std::vector<double>& v, const std::vector<std::size_t>& shape) {

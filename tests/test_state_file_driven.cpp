@@ -53,10 +53,6 @@ std::string config(const Case& c, const std::string& start, double t_max) {
          R"(}, "observables": ["status", "t_end", "final_state"], "options": {"rtol": 1e-12, "atol": 1e-12}})";
 }
 
-std::string from_file(const fs::path& file) {
-  return R"("initial": {"start": "state_file", "file": ")" + file.string() + "\"}";
-}
-
 // The largest difference of two final_state tables, relative to max(1, |value|).
 double largest_difference(const std::vector<double>& a, const std::vector<double>& b) {
   double worst = 0.0;
@@ -74,7 +70,7 @@ TEST_F(StateFileDrivenTest, ARunContinuedFromItsFinalStatesOnTheDrivesClock) {
         << n;
     ASSERT_EQ(run(write_config(n + "_a.json", config(c, c.start, 0.15)), dir_ / (n + "_a"), "--backend cpu").rc, 0) << n;
     const fs::path rows = dir_ / (n + "_a") / "final_state.npy";
-    const CliResult b = run(write_config(n + "_b.json", config(c, from_file(rows), 4.85)), dir_ / (n + "_b"), "--backend cpu");
+    const CliResult b = run(write_config(n + "_b.json", config(c, state_file_initial(rows), 4.85)), dir_ / (n + "_b"), "--backend cpu");
     ASSERT_EQ(b.rc, 0) << n << describe(b);
     std::vector<std::size_t> shape;
     const std::vector<double> full = npy_values<double>(dir_ / (n + "_full") / "final_state.npy", &shape);
@@ -93,7 +89,7 @@ TEST_F(StateFileDrivenTest, ARunContinuedFromItsFinalStatesOnTheDrivesClock) {
     std::vector<double> reset = npy_values<double>(rows);
     for (std::size_t i = c.columns - 1; i < reset.size(); i += c.columns) reset[i] = 0.0;
     skipstone::io::write_npy(dir_ / (n + "_reset.npy"), reset, {8, c.columns});
-    ASSERT_EQ(run(write_config(n + "_c.json", config(c, from_file(dir_ / (n + "_reset.npy")), 4.85)), dir_ / (n + "_c"),
+    ASSERT_EQ(run(write_config(n + "_c.json", config(c, state_file_initial(dir_ / (n + "_reset.npy")), 4.85)), dir_ / (n + "_c"),
                   "--backend cpu")
                   .rc,
               0)
@@ -110,7 +106,7 @@ TEST_F(StateFileDrivenTest, RowsFedBackComeBackAsTheyWere) {
     const std::string n = c.name;
     ASSERT_EQ(run(write_config(n + "_a.json", config(c, c.start, 0.15)), dir_ / (n + "_a"), "--backend cpu").rc, 0) << n;
     const fs::path rows = dir_ / (n + "_a") / "final_state.npy";
-    const CliResult b = run(write_config(n + "_b.json", config(c, from_file(rows), 1e-300)), dir_ / (n + "_b"), "--backend cpu");
+    const CliResult b = run(write_config(n + "_b.json", config(c, state_file_initial(rows), 1e-300)), dir_ / (n + "_b"), "--backend cpu");
     ASSERT_EQ(b.rc, 0) << n << describe(b);
     const std::vector<double> in = npy_values<double>(rows), out = npy_values<double>(dir_ / (n + "_b") / "final_state.npy");
     ASSERT_EQ(in.size(), out.size()) << n;
@@ -123,7 +119,7 @@ TEST_F(StateFileDrivenTest, ABallRowWithoutOrientationIsMasked) {
   rows[2] = 1.0;  // row 0: q = (1, 0, 0, 0), upright; row 1: q = 0
   rows[7] = 0.5;  // row 0 rolls along e1 (wy)
   skipstone::io::write_npy(dir_ / "rows.npy", rows, {2, 18});
-  const CliResult r = run(write_config("masked.json", config(kCases[1], from_file(dir_ / "rows.npy"), 1.0)), dir_ / "out",
+  const CliResult r = run(write_config("masked.json", config(kCases[1], state_file_initial(dir_ / "rows.npy"), 1.0)), dir_ / "out",
                           "--backend cpu");
   ASSERT_EQ(r.rc, 0) << describe(r);
   const std::vector<std::uint8_t> status = npy_values<std::uint8_t>(dir_ / "out" / "status.npy");
@@ -138,7 +134,7 @@ TEST_F(StateFileDrivenTest, ABallRowWithoutOrientationIsMasked) {
 TEST_F(StateFileDrivenTest, AFileOfTheOtherSystemsColumnsExits2) {
   skipstone::io::write_npy(dir_ / "disk_rows.npy", std::vector<double>(12, 0.0), {1, 12});
   const CliResult r =
-      run(write_config("wrong.json", config(kCases[1], from_file(dir_ / "disk_rows.npy"), 1.0)), dir_ / "out", "--backend cpu");
+      run(write_config("wrong.json", config(kCases[1], state_file_initial(dir_ / "disk_rows.npy"), 1.0)), dir_ / "out", "--backend cpu");
   EXPECT_EQ(r.rc, 2) << describe(r);
   EXPECT_NE(r.err.find("initial.file"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("q0"), std::string::npos) << r.err;  // the ball's columns are named

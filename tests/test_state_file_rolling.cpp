@@ -74,10 +74,6 @@ std::string config(const Case& c, const std::string& start, double t_max,
          kOptions + "}";
 }
 
-std::string from_file(const fs::path& file) {
-  return R"("initial": {"start": "state_file", "file": ")" + file.string() + "\"}";
-}
-
 // The largest difference of two final_state tables of `cols` columns (face must agree exactly,
 // psi is compared modulo 2 pi), relative to max(1, |value|).
 double largest_difference(const std::vector<double>& a, const std::vector<double>& b, std::size_t cols) {
@@ -99,7 +95,7 @@ TEST_F(StateFileRollingTest, TMaxSplitInTwoContinuesTheRunThroughEdgePassages) {
     const std::string n = c.name;
     ASSERT_EQ(run(write_config(n + "_full.json", config(c, c.start, 2.0 * c.half)), dir_ / (n + "_full"), "--backend cpu").rc, 0) << n;
     ASSERT_EQ(run(write_config(n + "_a.json", config(c, c.start, c.half)), dir_ / (n + "_a"), "--backend cpu").rc, 0) << n;
-    const CliResult b = run(write_config(n + "_b.json", config(c, from_file(dir_ / (n + "_a") / "final_state.npy"), c.half)),
+    const CliResult b = run(write_config(n + "_b.json", config(c, state_file_initial(dir_ / (n + "_a") / "final_state.npy"), c.half)),
                             dir_ / (n + "_b"), "--backend cpu");
     ASSERT_EQ(b.rc, 0) << n << describe(b);
     std::vector<std::size_t> shape;
@@ -135,7 +131,7 @@ TEST_F(StateFileRollingTest, RowsFedBackComeBackAsTheyWere) {
     const std::string n = c.name;
     ASSERT_EQ(run(write_config(n + "_a.json", config(c, c.start, c.half)), dir_ / (n + "_a"), "--backend cpu").rc, 0) << n;
     const fs::path rows = dir_ / (n + "_a") / "final_state.npy";
-    const CliResult b = run(write_config(n + "_b.json", config(c, from_file(rows), 1e-300)), dir_ / (n + "_b"), "--backend cpu");
+    const CliResult b = run(write_config(n + "_b.json", config(c, state_file_initial(rows), 1e-300)), dir_ / (n + "_b"), "--backend cpu");
     ASSERT_EQ(b.rc, 0) << n << describe(b);
     std::vector<std::size_t> shape;
     const std::vector<double> in = npy_values<double>(rows, &shape);
@@ -149,7 +145,7 @@ TEST_F(StateFileRollingTest, LanesStartFromEdgeRowsAsTheOneTrajectoryKernel) {
   for (const Case& c : {kCases[0], kCases[1], kCases[4]}) {
     const std::string n = c.name;
     ASSERT_EQ(run(write_config(n + "_a.json", config(c, c.start, c.half)), dir_ / (n + "_a"), "--backend cpu").rc, 0) << n;
-    const std::string from = from_file(dir_ / (n + "_a") / "final_state.npy");
+    const std::string from = state_file_initial(dir_ / (n + "_a") / "final_state.npy");
     // without final_state the CPU backend runs the rows in SIMD lanes; with it, one at a time
     ASSERT_EQ(run(write_config(n + "_lanes.json", config(c, from, c.half, R"(["status", "events", "z_final", "z_min"])")),
                   dir_ / (n + "_lanes"), "--backend cpu").rc, 0) << n;
@@ -172,7 +168,7 @@ TEST_F(StateFileRollingTest, ChunksGiveTheSameFinalStates) {
 TEST_F(StateFileRollingTest, BadRowsExit2NamingTheKey) {
   const Case& c = kCases[0];  // roll3: 8 columns
   const auto start_from = [&](const fs::path& file) {
-    return run(write_config("bad.json", config(c, from_file(file), 1.0)), dir_ / "bad", "--backend cpu");
+    return run(write_config("bad.json", config(c, state_file_initial(file), 1.0)), dir_ / "bad", "--backend cpu");
   };
   std::vector<double> row = {1.0, 0.0, 0.0, 1.0, 0.0, 0.3, 0.0, 0.0};
   skipstone::io::write_npy(dir_ / "good.npy", row, {1, 8});
@@ -202,11 +198,11 @@ TEST_F(StateFileRollingTest, BadRowsExit2NamingTheKey) {
   skipstone::io::write_npy(dir_ / "edge.npy", edge_row, {2, 8});
   const Case noisy{"roll3_stadium", R"("system": "roll3:stadium", "parameters": {"half_length": 1.0, "R": 1.0, "r": 0.1,
       "gamma": 0.6325, "noise": 2, "noise_sigma": 0.1})", "", 1.0};
-  const CliResult r = run(write_config("edge.json", config(noisy, from_file(dir_ / "edge.npy"), 1.0)), dir_ / "edge", "--backend cpu");
+  const CliResult r = run(write_config("edge.json", config(noisy, state_file_initial(dir_ / "edge.npy"), 1.0)), dir_ / "edge", "--backend cpu");
   EXPECT_EQ(r.rc, 2) << r.err;
   EXPECT_NE(r.err.find("initial.file"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("row 1 lies inside an edge passage (face 0), where the noisy constraints"), std::string::npos) << r.err;
-  const CliResult lyap = run(write_config("edge_lyapunov.json", config(c, from_file(dir_ / "edge.npy"), 1.0, R"(["status", "lyapunov"])")),
+  const CliResult lyap = run(write_config("edge_lyapunov.json", config(c, state_file_initial(dir_ / "edge.npy"), 1.0, R"(["status", "lyapunov"])")),
                              dir_ / "edge_lyapunov", "--backend cpu");
   EXPECT_EQ(lyap.rc, 0) << describe(lyap);
 }
@@ -221,10 +217,10 @@ TEST_F(StateFileRollingTest, TheLyapunovExponentsContinueFromEdgeRows) {
     const std::string n = c.name;
     ASSERT_EQ(run(write_config(n + "_a.json", config(c, c.start, c.half)), dir_ / (n + "_a"), "--backend cpu").rc, 0) << n;
     const fs::path rows = dir_ / (n + "_a") / "final_state.npy";
-    const CliResult b = run(write_config(n + "_b.json", config(c, from_file(rows), c.half, observables)), dir_ / (n + "_b"),
+    const CliResult b = run(write_config(n + "_b.json", config(c, state_file_initial(rows), c.half, observables)), dir_ / (n + "_b"),
                             "--backend cpu");
     ASSERT_EQ(b.rc, 0) << n << describe(b);
-    ASSERT_EQ(run(write_config(n + "_plain.json", config(c, from_file(rows), c.half)), dir_ / (n + "_plain"), "--backend cpu").rc, 0)
+    ASSERT_EQ(run(write_config(n + "_plain.json", config(c, state_file_initial(rows), c.half)), dir_ / (n + "_plain"), "--backend cpu").rc, 0)
         << n;
     std::vector<std::size_t> shape;
     const std::vector<double> in = npy_values<double>(rows, &shape);
@@ -250,7 +246,7 @@ TEST_F(StateFileRollingTest, TheLyapunovExponentsContinueFromEdgeRows) {
     }
     EXPECT_GE(on_edge, 2) << n;
     skipstone::io::write_npy(dir_ / (n + "_faces.npy"), face_rows, {face_lyap.size(), cols});
-    ASSERT_EQ(run(write_config(n + "_f.json", config(c, from_file(dir_ / (n + "_faces.npy")), c.half, observables)),
+    ASSERT_EQ(run(write_config(n + "_f.json", config(c, state_file_initial(dir_ / (n + "_faces.npy")), c.half, observables)),
                   dir_ / (n + "_f"), "--backend cpu").rc, 0) << n;
     EXPECT_EQ(npy_values<double>(dir_ / (n + "_f") / "lyapunov.npy"), face_lyap) << n;
     for (const char* f : {"final_state.npy", "events.npy", "status.npy"})
@@ -273,7 +269,7 @@ TEST_F(StateFileRollingTest, ANoisyRunFromAFileDrawsNoiseOfItsOwn) {
         "noise": 2, "noise_tau": 0.2, "noise_dt": 1e-3, "noise_sigma": )" + std::string(sigma) + "}";
     ASSERT_EQ(run(write_config(n + "_grid.json", config(noisy, c.start, c.half)), dir_ / (n + "_grid"), "--backend cpu").rc, 0);
     ASSERT_EQ(run(write_config(n + "_rows.json", config(c, c.start, 1e-300)), dir_ / (n + "_rows"), "--backend cpu").rc, 0);
-    const std::string from = from_file(dir_ / (n + "_rows") / "final_state.npy");
+    const std::string from = state_file_initial(dir_ / (n + "_rows") / "final_state.npy");
     for (const char* again : {"_file", "_again"}) {
       const CliResult r = run(write_config(n + again + ".json", config(noisy, from, c.half)), dir_ / (n + again), "--backend cpu");
       ASSERT_EQ(r.rc, 0) << describe(r);

@@ -51,10 +51,6 @@ std::string config(double b, const std::string& start, double t_max) {
 const std::string kBodyScan = R"("initial": {"start": "body", "phi": 0.4, "wx": 0.3, "wy": 1.1, "wz": -0.6},
     "scan": {"axes": [{"param": "theta", "min": 0.2, "max": 2.9, "n": 8}]})";
 
-std::string from_file(const fs::path& file) {
-  return R"("initial": {"start": "state_file", "file": ")" + file.string() + "\"}";
-}
-
 // Omega and gamma of every row of a final_state table (6 per row).
 std::vector<double> omega_gamma(const std::vector<double>& rows) {
   std::vector<double> out;
@@ -81,7 +77,7 @@ TEST_F(StateFileRubberTest, TMaxSplitInTwoContinuesTheRun) {
     const std::string n = c.name;
     ASSERT_EQ(run(write_config(n + "_full.json", config(c.b, kBodyScan, 2.0 * half)), dir_ / (n + "_full"), "--backend cpu").rc, 0) << n;
     ASSERT_EQ(run(write_config(n + "_a.json", config(c.b, kBodyScan, half)), dir_ / (n + "_a"), "--backend cpu").rc, 0) << n;
-    const CliResult b = run(write_config(n + "_b.json", config(c.b, from_file(dir_ / (n + "_a") / "final_state.npy"), half)),
+    const CliResult b = run(write_config(n + "_b.json", config(c.b, state_file_initial(dir_ / (n + "_a") / "final_state.npy"), half)),
                             dir_ / (n + "_b"), "--backend cpu");
     ASSERT_EQ(b.rc, 0) << n << describe(b);
     std::vector<std::size_t> shape;
@@ -114,7 +110,7 @@ TEST_F(StateFileRubberTest, RowsFedBackComeBackAsTheyWere) {
     const std::string n = c.name;
     ASSERT_EQ(run(write_config(n + "_a.json", config(c.b, kBodyScan, 7.5)), dir_ / (n + "_a"), "--backend cpu").rc, 0) << n;
     const fs::path rows = dir_ / (n + "_a") / "final_state.npy";
-    const CliResult b = run(write_config(n + "_b.json", config(c.b, from_file(rows), 1e-300)), dir_ / (n + "_b"), "--backend cpu");
+    const CliResult b = run(write_config(n + "_b.json", config(c.b, state_file_initial(rows), 1e-300)), dir_ / (n + "_b"), "--backend cpu");
     ASSERT_EQ(b.rc, 0) << n << describe(b);
     const std::vector<double> in = npy_values<double>(rows), out = npy_values<double>(dir_ / (n + "_b") / "final_state.npy");
     const double worst = largest_difference(in, out);
@@ -128,11 +124,11 @@ TEST_F(StateFileRubberTest, ARowStartsAsTheBodyStartOfItsKeys) {
   skipstone::io::write_npy(dir_ / "row.npy", row, {1, 5});
   const std::string body = R"("initial": {"start": "body", "wx": 0.3, "wy": 1.1, "wz": -0.6, "theta": 1.3, "phi": 0.4})";
   ASSERT_EQ(run(write_config("body.json", config(2.0, body, 6.0)), dir_ / "body", "--backend cpu").rc, 0);
-  ASSERT_EQ(run(write_config("row.json", config(2.0, from_file(dir_ / "row.npy"), 6.0)), dir_ / "row", "--backend cpu").rc, 0);
+  ASSERT_EQ(run(write_config("row.json", config(2.0, state_file_initial(dir_ / "row.npy"), 6.0)), dir_ / "row", "--backend cpu").rc, 0);
   for (const char* f : {"final_state.npy", "events.npy", "status.npy"})
     EXPECT_EQ(read_text(dir_ / "body" / f), read_text(dir_ / "row" / f)) << f;
   // the same row at another b: the parameters are the config's
-  ASSERT_EQ(run(write_config("row_b.json", config(-2.6, from_file(dir_ / "row.npy"), 6.0)), dir_ / "row_b", "--backend cpu").rc, 0);
+  ASSERT_EQ(run(write_config("row_b.json", config(-2.6, state_file_initial(dir_ / "row.npy"), 6.0)), dir_ / "row_b", "--backend cpu").rc, 0);
   EXPECT_GT(largest_difference(npy_values<double>(dir_ / "row" / "final_state.npy"),
                                npy_values<double>(dir_ / "row_b" / "final_state.npy")),
             kParametersMatter);
@@ -140,7 +136,7 @@ TEST_F(StateFileRubberTest, ARowStartsAsTheBodyStartOfItsKeys) {
 
 TEST_F(StateFileRubberTest, AFileOfAnotherSystemsColumnsExits2) {
   skipstone::io::write_npy(dir_ / "sphere_rows.npy", std::vector<double>(9, 0.0), {1, 9});
-  const CliResult r = run(write_config("wrong.json", config(2.0, from_file(dir_ / "sphere_rows.npy"), 1.0)), dir_ / "out",
+  const CliResult r = run(write_config("wrong.json", config(2.0, state_file_initial(dir_ / "sphere_rows.npy"), 1.0)), dir_ / "out",
                           "--backend cpu");
   EXPECT_EQ(r.rc, 2) << describe(r);
   EXPECT_NE(r.err.find("initial.file"), std::string::npos) << r.err;

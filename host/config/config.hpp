@@ -67,10 +67,12 @@ inline std::size_t point_event_columns(const RunConfig& rc, const BoundaryOutput
   return 1 + static_cast<std::size_t>(rc.spec.n_axes) + static_cast<std::size_t>(b.event_fields);
 }
 
-// Whether the run takes the CPU collecting path (one trajectory per iteration, its events seen
-// by a sink): outputs.boundary_map / boundary_events, section_map / section_events, or the
-// observable final_state.
+// Whether the run takes the collecting path (one trajectory per iteration, its events seen by a
+// sink): outputs.boundary_map / boundary_events, section_map / section_events, the observables
+// final_state or height_series.
 bool collects(const RunConfig& rc);
+// Whether the run's observables name `name`.
+bool asks(const RunConfig& rc, const std::string& name);
 
 RunConfig parse_config(const nlohmann::json& j);
 // Parses JSON text (parse_json_text: a duplicate key or a syntax error is a ConfigError at the

@@ -20,8 +20,7 @@ const ParamRule* find_rule(const std::vector<ParamRule>& rules, const std::strin
 void check_rule(const ParamRule& r, double v, const std::string& path);
 std::string axis_path(std::size_t i);  // "scan.axes[i]"
 const ScanAxis* find_axis(const RunConfig& rc, const std::string& name);
-// Whether the run's observables name `name`, and the key path "observables[i]" of one that does.
-bool asks(const RunConfig& rc, const std::string& name);
+// The key path "observables[i]" of an observable the run asks for (asks, config.hpp).
 std::string observable_path(const RunConfig& rc, const std::string& name);
 
 // --- initial and parameters (section_parameters.cpp)

@@ -70,10 +70,12 @@ SKIPSTONE_HD SKIPSTONE_INLINE Vec3 edge_row_velocity(const T* y, Vec2T<T> e1, Ve
 
 // The state at time h into a step from the accepted state y: one GBS step (the passages' depth)
 // of length h, followed by the projection onto the invariants (what a run stopped at that time
-// computes).
+// computes). Out of line on the device: its callers (a sample or a section crossing inside a
+// step) are rare, and one body serves them all instead of a copy of the GBS step inlined into
+// the kernel at each (which made the CUDA kernels compile about a third slower).
 template <class Sys, class T>
-SKIPSTONE_HD SKIPSTONE_INLINE void rim_partial_step(const Sys& sys, const T* y, same_t<T> h, T* y_h, same_t<T> rtol,
-                                                    same_t<T> atol) {
+SKIPSTONE_DEVICE_NOINLINE SKIPSTONE_HD void rim_partial_step(const Sys& sys, const T* y, same_t<T> h, T* y_h,
+                                                             same_t<T> rtol, same_t<T> atol) {
   gbs_step<Sys::N, kRimExtrapolationDepth>(sys, y, h, y_h, rtol, atol);
   sys.project(y_h);
 }
@@ -120,28 +122,30 @@ SKIPSTONE_HD void sample_flight(Sink& sink, const PlateStateT<T>& s, double t, d
   }
 }
 
-// A step sink for integrate_rim that emits the samples inside each accepted step, then passes
-// the step on to `steps` (whose row(y) makes a sample's row). t0: start time of the piece of the
-// passage that is integrated.
-template <class Sys, class Steps, class Sink, class T>
-struct SampledRimSteps {
+// A step sink that emits its sink's samples (next_sample / on_sample) inside each accepted step
+// of a passage, then passes the step on to `steps` (whose row(y) makes a sample's row). The
+// state at a sample time inside a step comes from `inside` (RimPartialStep for the GBS passages,
+// noisy_samples.hpp for the stochastic ones): inside.at(y0, t0, y1, t1, ts, ys) writes the state
+// at ts in (t0, t1) from the step's ends; new_step() comes before a step's first sample. t0:
+// start time of the piece of the passage that is integrated.
+template <int N, class Steps, class Sink, class T, class Inside>
+struct SampledSteps {
   Steps& steps;
   Sink& out;
-  const Sys& sys;
-  T rtol, atol;
+  Inside inside;
   double t0;
-  T t_prev;
-  T y_prev[Sys::N];
+  T t_prev = T(0);
+  T y_prev[N] = {};
 
   SKIPSTONE_HD void on_step(T t, const T* y) {
-    constexpr int N = Sys::N;
     if (t > T(0)) {
+      inside.new_step();
       for (double ts = out.next_sample(); T(ts - t0) <= t; ts = out.next_sample()) {
         T ys[N];
         if (T(ts - t0) == t) {
           for (int i = 0; i < N; ++i) ys[i] = y[i];
         } else {
-          rim_partial_step(sys, y_prev, T(ts - t0) - t_prev, ys, rtol, atol);
+          inside.at(y_prev, t_prev, y, t, T(ts - t0), ys);
         }
         const DiscRow row = steps.row(ys);
         out.on_sample(ts, row.x, row.state, row.nu);
@@ -152,5 +156,21 @@ struct SampledRimSteps {
     steps.on_step(t, y);
   }
 };
+
+// The state inside a GBS step of a passage: a partial step from the step's start
+// (rim_partial_step, what a run stopped at that time computes).
+template <class Sys, class T>
+struct RimPartialStep {
+  const Sys& sys;
+  T rtol, atol;
+  SKIPSTONE_HD void new_step() {}
+  SKIPSTONE_HD void at(const T* y0, T t0, const T*, T, T ts, T* ys) const {
+    rim_partial_step(sys, y0, ts - t0, ys, rtol, atol);
+  }
+};
+
+// The samples inside the GBS steps of a passage (integrate_rim's step sink).
+template <class Sys, class Steps, class Sink, class T>
+using SampledRimSteps = SampledSteps<Sys::N, Steps, Sink, T, RimPartialStep<Sys, T>>;
 
 }  // namespace skipstone

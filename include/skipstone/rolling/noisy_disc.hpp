@@ -76,7 +76,7 @@ SKIPSTONE_HD TrajectoryResult simulate_noisy_roll4_disc(const ScanSpec& spec, co
     auto steps = run.edge_steps(sink, &section);  // reads the first 10 components of each step's state
     RimRun<12, double> r12;
     if constexpr (wants_samples<Sink>::value) {
-      SampledNoisySteps<NoisyDiscRimSystem, decltype(steps), Sink> sampled{steps, sink, sys, run.t};
+      SampledNoisySteps<NoisyDiscRimSystem, decltype(steps), Sink> sampled{steps, sink, {sys}, run.t};
       r12 = integrate_noisy_passage(sys, y, h, run.t_left(), run.steps_left(), passage_noise, sampled);
     } else {
       r12 = integrate_noisy_passage(sys, y, h, run.t_left(), run.steps_left(), passage_noise, steps);

@@ -116,7 +116,7 @@ SKIPSTONE_HD TrajectoryResult simulate_noisy_table_roll(const ScanSpec& spec, co
       const CounterNoise passage_noise{passage_noise_key(key, passage)};
       RimRun<N + 2, double> rn;
       if constexpr (wants_samples<Sink>::value) {
-        SampledNoisySteps<NoisyEdgeSystem<N>, decltype(steps), Sink> sampled{steps, sink, sys, run.t};
+        SampledNoisySteps<NoisyEdgeSystem<N>, decltype(steps), Sink> sampled{steps, sink, {sys}, run.t};
         rn = integrate_noisy_passage(sys, y, h, run.t_left(), run.steps_left(), passage_noise, sampled, from, &onward);
       } else {
         rn = integrate_noisy_passage(sys, y, h, run.t_left(), run.steps_left(), passage_noise, steps, from, &onward);

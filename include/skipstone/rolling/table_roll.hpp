@@ -467,8 +467,7 @@ SKIPSTONE_HD TrajectoryResult table_roll_passages(TableRollRun<Wall>& run, typen
   if constexpr (wants_samples<Sink>::value) {
     while (on_edge) {
       EdgeSteps<Sink, Wall> steps_sink = run.edge_steps(sink, section);
-      SampledRimSteps<Sys, EdgeSteps<Sink, Wall>, Sink, T> sampled{steps_sink, sink, run.sys, rtol, atol,
-                                                                   run.t, T(0), {}};
+      SampledRimSteps<Sys, EdgeSteps<Sink, Wall>, Sink, T> sampled{steps_sink, sink, {run.sys, rtol, atol}, run.t};
       const EdgeEnd next = run.integrate_piece(run.sys, y, sampled);
       on_edge = next == EdgeEnd::next_piece || (next == EdgeEnd::plate && run.fly_to_edge(sink, y));
     }

@@ -37,7 +37,9 @@ SKIPSTONE_HD SKIPSTONE_INLINE EdgeFrame junction_frame(const TableWall<Table, N,
 // (roll_lyapunov.hpp; the config refuses the height series with the exponents).
 template <class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_roll4_disc_lyapunov(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
-  if (asks_for_samples(sink)) return simulate_roll4_disc<double>(spec, pt, sink);
+  if constexpr (wants_samples<Sink>::value) {  // only such a sink instantiates the plain run
+    if (asks_for_samples(sink)) return simulate_roll4_disc<double>(spec, pt, sink);
+  }
   DiscRollModel m;
   RollOptions opt;
   RollLyapunovRun<DiscWall<double>> lr;
@@ -56,7 +58,9 @@ SKIPSTONE_HD TrajectoryResult simulate_roll4_disc_lyapunov(const ScanSpec& spec,
 // (table_roll_edge_setup).
 template <int N, TableKind TK, class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_table_roll_lyapunov(const ScanSpec& spec, const ScanPoint& pt, Sink& sink) {
-  if (asks_for_samples(sink)) return simulate_table_roll<N, TK>(spec, pt, sink);
+  if constexpr (wants_samples<Sink>::value) {
+    if (asks_for_samples(sink)) return simulate_table_roll<N, TK>(spec, pt, sink);
+  }
   if (starts_on_edge_state_row(spec, pt.p))
     return with_table_roll_edge_start<N, TK>(spec, pt, [&](const auto& table, const RollModel& m,
                                                            const RollOptions& opt, const EdgeArc& arc,
