@@ -1,7 +1,7 @@
 // test_resume.cpp — checkpoint and --resume: a run killed with SIGKILL at a random moment
 // (twice) and resumed produces the outputs of an uninterrupted run byte for byte (meta.json up
-// to the run-specific fields); a checkpoint is never silently discarded or reused for another
-// config.
+// to the run-specific fields); outputs half-written by a run killed while writing them are
+// replaced on --resume; a checkpoint is never silently discarded or reused for another config.
 #include <gtest/gtest.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -111,6 +111,29 @@ TEST_F(ResumeTest, KilledTwiceAndResumedEqualsAnUninterruptedRun) {
   ASSERT_EQ(resumed.rc, 0) << describe(resumed);
   EXPECT_FALSE(fs::exists(out / ".checkpoint")) << "the checkpoint is removed once the outputs are written";
   expect_same_outputs(reference, out);
+}
+
+// A run killed while it wrote its outputs leaves some of them beside its checkpoint and no
+// meta.json (the random kill moments above reach this now and then): --resume takes them as its
+// own and replaces them, while a run without --resume still refuses the folder.
+TEST_F(ResumeTest, AResumeReplacesTheOutputsOfARunKilledWhileWritingThem) {
+  const fs::path cfg = write_config("slow.json", kSlowScan);
+  const fs::path reference = dir_ / "reference", out = dir_ / "out";
+  ASSERT_EQ(run(cfg, reference, std::string("--backend cpu --no-checkpoint --chunk ") + kChunk).rc, 0);
+  ASSERT_TRUE(run_and_kill_after_first_chunk(cfg, out, 0.0));
+  for (const char* name : {"status.npy", "events.npy", "axis_angle.npy", "status.png"})
+    write_text(out / name, "half-written");
+  const CliResult plain = run(cfg, out, std::string("--backend cpu --chunk ") + kChunk);
+  EXPECT_EQ(plain.rc, 2) << describe(plain);
+  const CliResult resumed = run(cfg, out, std::string("--backend cpu --resume --chunk ") + kChunk);
+  ASSERT_EQ(resumed.rc, 0) << describe(resumed);
+  expect_same_outputs(reference, out);
+  // a file this run does not write is still not taken for one of its outputs
+  ASSERT_TRUE(run_and_kill_after_first_chunk(cfg, out / "again", 0.0));
+  write_text(out / "again" / "mine.npy", "not an output of this run");
+  const CliResult foreign = run(cfg, out / "again", std::string("--backend cpu --resume --chunk ") + kChunk);
+  EXPECT_EQ(foreign.rc, 2) << describe(foreign);
+  EXPECT_NE(foreign.err.find("mine.npy"), std::string::npos) << describe(foreign);
 }
 
 TEST_F(ResumeTest, ACheckpointIsNeitherDiscardedNorReusedForAnotherConfig) {

@@ -75,10 +75,31 @@ std::string list(const std::vector<std::string>& names) {
 
 }  // namespace
 
+namespace {
+
+// The names this run writes, as its meta.json will record them: what a run of the same config
+// that was killed while writing its outputs (before its meta.json) left in the folder.
+std::set<std::string> own_names(const NewRun& run) {
+  json meta = {{"config", run.config}, {"axes", json::array()}};
+  const json& scan = run.config.value("scan", json::object());
+  if (scan.value("type", std::string()) == "random" && scan.contains("axes") && scan["axes"].is_array())
+    for (const json& axis : scan["axes"])
+      if (axis.is_object() && axis.contains("param") && axis["param"].is_string())
+        meta["axes"].push_back({{"file", "axis_" + axis["param"].get<std::string>() + ".npy"}});
+  if (run.shard) meta["partial"] = json::object();
+  return recorded_names(meta);
+}
+
+}  // namespace
+
 PreviousOutputs check_previous_outputs(const fs::path& dir, const NewRun& run, bool overwrite) {
   PreviousOutputs prev{dir, {}, {}};
   const json meta = read_skipstone_meta(dir / "meta.json");
-  const std::set<std::string> recorded = meta.is_null() ? std::set<std::string>{} : recorded_names(meta);
+  // --resume beside the checkpoint of a run killed while it wrote its outputs: they are its own
+  // (the checkpoint is checked against this config before anything runs)
+  const bool interrupted = meta.is_null() && run.resume && fs::is_directory(dir / ".checkpoint");
+  const std::set<std::string> recorded =
+      interrupted ? own_names(run) : meta.is_null() ? std::set<std::string>{} : recorded_names(meta);
   std::vector<std::string> strays;
   for (const auto& e : fs::directory_iterator(dir)) {
     const std::string name = e.path().filename().string();
@@ -104,7 +125,7 @@ PreviousOutputs check_previous_outputs(const fs::path& dir, const NewRun& run, b
                      " as outputs of a run (files of yours, or of a run that did not finish): move them away or "
                      "choose another folder (--overwrite replaces only the outputs a meta.json records)");
   if (prev.files.empty()) return prev;
-  if (!overwrite && !(run.resume && same_run(meta, run))) {
+  if (!overwrite && !interrupted && !(run.resume && same_run(meta, run))) {
     const std::string what = meta.contains("partial") ? "shard " + meta["partial"].value("shard", json()).dump() + "/" +
                                                             meta["partial"].value("shards", json()).dump() + " of a run"
                                                       : "a run";
