@@ -7,8 +7,9 @@
 # edge rows) with the Lyapunov exponent, escape from the specular stadium with the
 # observables mean_free_time and coverage (each GPU thread stamping its own cells), the 3D
 # boundary map of the sphere, the unbalanced driven ball and a run continued from its final
-# states, the junctions of roll3:polygon, the height series on a rough rim and rubber:sphere's
-# final states. One summary line per preset; the folders are removed.
+# states, the junctions of roll3:polygon, the height series on a rough rim, rubber:sphere's
+# final states and the noisy roll3:inside-cylinder. One summary line per preset; the folders are
+# removed.
 #
 #   scripts/gpu_presets_check.sh SKIPSTONE OUT_DIR PYTHON
 set -uo pipefail
@@ -75,4 +76,7 @@ both polygon_junctions examples/roll3_polygon.json
 both noisy_height_series examples/noisy_height_series.json
 # rubber:sphere's final states (its state rows)
 both rubber_final_state examples/rubber_sphere_b.json --set 'observables=["status","events","final_state"]'
+# the classical ball inside a cylinder on a rough wall (the stochastic run in the ensemble and
+# collecting kernels)
+both noisy_inside_cylinder examples/noisy_inside_cylinder.json
 exit $fail

@@ -1,7 +1,7 @@
 // The observable height_series (include/skipstone/height_series.hpp, outputs.height_series) end
 // to end: each value is the height of a run stopped at that grid time (z_final of the run with
 // t_max = t_k: roll4:disc's axial x3, roll3:stadium's centre y under the in-plane gravity,
-// roll4:stadium over its breaks), the first the start's height; after a run's end (max_events)
+// roll4:stadium over its breaks, roll3:inside-cylinder's closed form), the first the start's height; after a run's end (max_events)
 // the values are NaN; chunks and shards write the same file; with noisy constraints the
 // realisations differ and sigma = 0 gives the deterministic series; the config's refusals name
 // their key (a system without samples, no t_max, the observable and its grid apart, the
@@ -22,7 +22,8 @@ using namespace skipstone::testing;
 
 // A grid value against z_final of the run stopped at that time: the sample is that stop (an
 // exact flight on a face; on the edge one GBS step from the last accepted state, as the stopped
-// run's last step), so the two agree to round-off (measured: bit for bit in all three cases).
+// run's last step; the inside cylinder's closed form at that time), so the two agree to round-off
+// (measured: bit for bit in all four cases).
 constexpr double kStopMatch = 1e-12;
 // sigma = 0 (noise_dt 1e-4) against the deterministic series: the stochastic scheme's error over
 // the passages (tests/test_noisy_tables.cpp bounds z_final the same way; measured 4.1e-7).
@@ -46,6 +47,9 @@ const Case kCases[] = {
     {"roll4_stadium", R"("system": "roll4:stadium", "parameters": {"half_length": 1.0, "R": 1.0, "r": 0.1, "eta": 0.5, "g_effective": 1.0},
       "initial": {"start": "plate", "x1": 0.3, "x2": 0.0, "z": -0.4, "v2": 1.0, "v3": 0.2, "S12": 0.3, "S13": 0.1, "S23": -0.2},
       "scan": {"axes": [{"param": "v1", "min": 0.3, "max": 1.2, "n": 3}]})", -0.4},
+    {"inside_cylinder", R"("system": "roll3:inside-cylinder", "parameters": {"R": 1.0, "r": 0.2, "gamma": 0.6325, "g": 1.0},
+      "initial": {"start": "wall", "angle": 0.3, "z": 0.5, "v2": 0.4, "spin": -0.2},
+      "scan": {"axes": [{"param": "v1", "min": 3.2, "max": 4.8, "n": 3}]})", 0.5},
 };
 
 const std::string kOptions = R"("options": {"rtol": 1e-12, "atol": 1e-12, "max_steps": 100000000})";
@@ -76,7 +80,7 @@ TEST_F(HeightSeriesTest, EachValueIsTheHeightOfTheRunStoppedThere) {
     EXPECT_EQ(meta["observables"]["height_series"]["times"].back().get<double>(), kTMax) << n;
     for (int i = 0; i < 3; ++i) EXPECT_EQ(series[i * kPoints], c.z0) << n << " trajectory " << i;
     const std::vector<std::uint64_t> events = npy_values<std::uint64_t>(dir_ / n / "events.npy");
-    for (std::uint64_t e : events) EXPECT_GE(e, 2u) << n;  // the series crosses edge passages
+    for (std::uint64_t e : events) EXPECT_GE(e, 2u) << n;  // the series crosses edge passages (turns)
     double worst = 0.0, moved = 0.0;
     for (int k = 1; k < kPoints; ++k) {
       const double t = kTMax * k / (kPoints - 1);

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -22,6 +23,7 @@
 #include "config_error.hpp"
 #include "skipstone/rolling/noisy_transversal.hpp"
 #include "skipstone/simulate.hpp"
+#include "strong_order.hpp"
 #include "test_support.hpp"
 
 namespace skipstone {
@@ -29,9 +31,7 @@ namespace {
 
 using testing::config_from;
 
-constexpr double kDesignStrongOrder = 1.0;  // stochastic Heun, additive noise
-constexpr double kDesignWeakOrder = 2.0;
-constexpr double kOrderSlack = 0.25;        // observed order within the design order +- this
+constexpr double kDesignWeakOrder = 2.0;  // stochastic Heun, additive noise
 // sigma = 0: Heun's global error at noise_dt = 1e-3 over a passage, O(dt^2)
 constexpr double kSigmaZeroTolerance = 1e-5;
 // roughness: E1 defect of a passage at noise_dt = 1e-3 (Heun's O(dt^2) energy error)
@@ -146,13 +146,10 @@ double strong_error(int kind, double h, double h_ref, double t_max, int paths) {
 TEST(NoisyRolling, ObservedStrongOrderIsTheDesignOrder) {
   const double t_max = 0.5, h_finest = 1.0 / 320;
   for (int kind : {kNoiseSlip, kNoiseRoughness}) {
-    std::vector<double> err;
-    for (double h = 1.0 / 40; h >= h_finest * 0.99; h *= 0.5) err.push_back(strong_error(kind, h, h_finest / 16, t_max, 64));
-    const double order = std::log2(err.front() / err.back()) / static_cast<double>(err.size() - 1);
-    std::printf("kind %d strong errors:", kind);
-    for (double x : err) std::printf(" %.3e", x);
-    std::printf("  observed strong order %.3f\n", order);
-    EXPECT_NEAR(order, kDesignStrongOrder, kOrderSlack) << "kind " << kind;
+    const std::string label = "kind " + std::to_string(kind);
+    const double order = testing::observed_strong_order(
+        1.0 / 40, h_finest, label.c_str(), [&](double h) { return strong_error(kind, h, h_finest / 16, t_max, 64); });
+    EXPECT_NEAR(order, testing::kDesignStrongOrder, testing::kOrderSlack) << label;
   }
 }
 
@@ -204,7 +201,7 @@ TEST(NoisyRolling, ObservedWeakOrderIsTheDesignOrder) {
   std::printf("weak errors of E[x(T)^2]:");
   for (double x : err) std::printf(" %.3e", x);
   std::printf("  observed weak order %.3f\n", order);
-  EXPECT_NEAR(order, kDesignWeakOrder, kOrderSlack);
+  EXPECT_NEAR(order, kDesignWeakOrder, testing::kOrderSlack);
 }
 
 TEST(NoisyRolling, CounterNoiseIsStandardNormal) {

@@ -56,7 +56,9 @@ const char* const kBenchHelp =
     "disc through the general model), roll3:stadium with in-plane gravity and its rim_entry exit\n"
     "map, driven:disk (trajectories/s, steps/s: the rolling robot's disk over speed and drive\n"
     "amplitude), driven:ball on the same grid (over driven:disk) and with an asymmetric, unbalanced\n"
-    "ball (over driven:ball). Each table's rates are also given over the dedicated kernel's (roll4:disc for roll4,\n"
+    "ball (over driven:ball), the closed-form rolling systems roll3:strip, roll4:planes and\n"
+    "roll3:inside-cylinder (each also with the largest Lyapunov exponent, the inside cylinder also\n"
+    "with a rough wall: its turns/s over the closed form's). Each table's rates are also given over the dedicated kernel's (roll4:disc for roll4,\n"
     "the Figure-18 map for roll3): of the runs above and, on the CPU, of a second timing on 1\n"
     "thread with all of them side by side (one sample of each per round, samples of at least\n"
     "0.1 s), also over roll4:disc's scalar loop, and, side by side too, over their own scalar\n"
@@ -255,6 +257,11 @@ std::vector<Workload> workloads(const WorkloadSizes& z) {
   for (const auto& [key, system] : {std::pair{"roll3_strip", "roll3:strip"}, std::pair{"roll4_planes", "roll4:planes"},
                                     std::pair{"inside_cylinder", "roll3:inside-cylinder"}})
     for (Workload& w : closed_form(key, system)) all.push_back(std::move(w));
+  all.push_back({"inside_cylinder_noisy",
+                 "roll3:inside-cylinder with a rough wall (noise 2, sigma 0.05, tau 0.2, noise_dt 1e-3), t_max 1/20 of "
+                 "inside_cylinder's: compare turns (passages)/s",
+                 rough_edge_config(closed_form_rolling_config("roll3:inside-cylinder", z.roll4_count, z.roll4_t_max, false)),
+                 closed_rates, {}, nullptr, {}, false, "inside_cylinder"});
   return all;
 }
 

@@ -41,9 +41,10 @@ nlohmann::json figure18_grid_config(std::uint64_t n, double tol = 1e-11);
 // The same map with noisy constraints: roughness (noise 2), noise_sigma 0.2, noise_tau 0.5,
 // noise_dt 1e-3, realisation 0 (the fixed-step stochastic integrator against the GBS one).
 nlohmann::json figure18_noisy_config(std::uint64_t n);
-// A rolling workload with noisy constraints on its rim or edge passages: roughness (noise 2),
-// noise_sigma 0.05, noise_tau 0.2, noise_dt 1e-3, realisation 0 (the fixed-step stochastic Heun
-// passages, one trajectory at a time, against the GBS ones of the same scan).
+// A rolling workload with noisy constraints on its rim or edge passages (on roll3:inside-cylinder's
+// wall all the time): roughness (noise 2), noise_sigma 0.05, noise_tau 0.2, noise_dt 1e-3,
+// realisation 0 (the fixed-step stochastic Heun steps, one trajectory at a time, against the GBS
+// passages or the closed form of the same scan).
 nlohmann::json rough_edge_config(nlohmann::json j);
 // roll4:disc with gravity, the Figure-20 setting (R 1, r 0.1, eta 0.5, g_effective 1, plate start
 // at x1 = -0.715), random v1 in [-2, -0.2] and S12 in [0.3, 0.9].

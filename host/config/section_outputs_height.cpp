@@ -17,7 +17,7 @@ void read_height_series(JsonReader s, RunConfig& rc) {
   const std::uint64_t points = s.integer("points", 2, kMaxHeightPoints);
   s.finish();
   if (!(rc.system.traits.observables & kObsHeightSeries))
-    throw ConfigError(path, "the height series is sampled by the rolling tables and roll4:disc only (" +
+    throw ConfigError(path, "the height series is sampled by the rolling tables, roll4:disc and roll3:inside-cylinder only (" +
                                 systems_with_observable("height_series") + "), not by system " + rc.system.name);
   if (!std::isfinite(rc.spec.t_max)) throw ConfigError(path, "the grid spans [0, stop.t_max]; give stop.t_max");
   if (!asks(rc, "height_series"))

@@ -283,6 +283,7 @@ SystemSchema model_schema(const std::string& name, const SystemTraits* traits) {
       // Figure 2 (left), classical: closed form (include/skipstone/rolling/roll3_inside_cylinder.hpp)
       s.parameters = rolling_parameters({rule("R", P_R, 1.0, positive, "> 0 (radius of the cylinder wall)")},
                                         "> 0 and < R (rolling ball radius)");
+      add_noise_rules(s.parameters);
       s.starts = {{"wall",
                    {StartKind::interior,
                     {rule("angle", P_ANGLE, 0.0, any, "any number (angular position of the centre, radians)"),

@@ -1,11 +1,12 @@
 // The observable height_series (docs/config.md, "Observables"): the height of the ball's centre
 // at the times t_k = k t_max / (points - 1), k = 0 .. points - 1, of every trajectory of the
-// rolling tables and roll4:disc, so that the mean and the variance of the height over time can be
-// taken over a scan's realisations (noisy constraints) or starts. The values are the sink
-// samples of the rolling runs (rolling/disc_output.hpp: an exact stop at each t_k on a face and
-// inside a deterministic passage, the step's interpolant inside a noisy one, noisy_samples.hpp),
-// read from the sample row's height coordinate: roll3's centre y under the in-plane gravity,
-// roll4's axial x3 (the coordinates of z_min, z_max, z_final). A time after the run's end stays
+// rolling tables, roll4:disc and roll3:inside-cylinder, so that the mean and the variance of the
+// height over time can be taken over a scan's realisations (noisy constraints) or starts. The
+// values are the sink samples of the rolling runs (rolling/disc_output.hpp: an exact stop at each
+// t_k on a face and inside a deterministic passage, the step's interpolant inside a noisy one,
+// noisy_samples.hpp; the inside cylinder's closed form), read from the sample row's height
+// coordinate: roll3's centre y under the in-plane gravity, roll4's axial x3, the inside
+// cylinder's z (the coordinates of z_min, z_max, z_final). A time after the run's end stays
 // NaN (the host makes the whole row NaN where the status is not ok).
 #pragma once
 #include <cmath>

@@ -16,6 +16,7 @@
 #include "skipstone/rolling/driven_ball_run.hpp"
 #include "skipstone/rolling/driven_disk_run.hpp"
 #include "skipstone/rolling/noisy_disc.hpp"
+#include "skipstone/rolling/noisy_inside_cylinder.hpp"
 #include "skipstone/rolling/noisy_table.hpp"
 #include "skipstone/rolling/roll3_inside_cylinder.hpp"
 #include "skipstone/rolling/roll3_strip.hpp"
@@ -91,6 +92,7 @@ SKIPSTONE_HD TrajectoryResult simulate_variant(const ScanSpec& spec, std::uint64
   } else if constexpr (M == ModelKind::roll_inside_cylinder && V::lyapunov) {
     return simulate_roll3_inside_cylinder_lyapunov(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll_inside_cylinder) {
+    if (pt.p[P_NOISE] != kNoiseNone) return simulate_noisy_inside_cylinder(spec, pt, index, sink);  // double only
     return run_roll3_inside_cylinder(spec, pt, sink);
   } else if constexpr (M == ModelKind::rubber_sphere) {
     return simulate_rubber_sphere(spec, pt, sink);

@@ -25,7 +25,7 @@ enum class Lanes : std::int32_t {
 // How `skipstone trace --sample` samples a trajectory.
 enum class Sampling : std::int32_t {
   closed_form,  // by runs stopped at each sample time (exact flights, or the last step shortened)
-  sink,         // by exact stops of the integrator, through the sink (the rolling tables)
+  sink,         // through the sink: exact stops of the integrator (the rolling tables), closed forms
 };
 
 // Groups of observables (bits of SystemTraits::observables); a system's observables are its
@@ -138,8 +138,8 @@ inline constexpr SystemTraits kSystems[] = {
      false, Lanes::none, false, true, Sampling::closed_form},
     {"roll3:inside-cylinder", ModelKind::roll_inside_cylinder, TableKind::none, 3,
      traits_detail::interior | traits_detail::state_file,
-     traits_detail::noslip_obs | kObsState | kObsContact | kObsLyapunov, false, Lanes::none, false, true,
-     Sampling::closed_form},
+     traits_detail::noslip_obs | kObsState | kObsHeightSeries | kObsContact | kObsLyapunov, false, Lanes::none, false,
+     true, Sampling::sink},
     {"roll4:disc", ModelKind::roll_disc, TableKind::none, 3,
      traits_detail::interior | start_bit(StartKind::plate_minus) | traits_detail::state_file,
      traits_detail::noslip_obs | kObsCaustic | kObsLyapunov | kObsState | kObsHeightSeries | kObsContact | kObsHoles |

@@ -50,12 +50,15 @@
 //
 // Sink: one on_event at the start, after every turn and at the end: x = centre (rho cos theta,
 // rho sin theta, z), u = centre velocity v1 e_theta + v2 e3, w = s e_rho (so S x = w x x on the
-// tangent plane), nu = -e_rho (the contact point x - r nu lies on the wall, radius R).
+// tangent plane), nu = -e_rho (the contact point x - r nu lies on the wall, radius R). A sink that
+// asks for samples (trace --sample, height_series) gets the same row at each sample time, exact.
+// With noisy constraints the run is noisy_inside_cylinder.hpp's.
 #pragma once
 #include <cstdint>
 
 #include "skipstone/collision.hpp"
 #include "skipstone/rolling/contact_force.hpp"
+#include "skipstone/rolling/disc_output.hpp"
 #include "skipstone/rolling/stadium_segments.hpp"
 
 namespace skipstone {
@@ -85,12 +88,33 @@ SKIPSTONE_HD SKIPSTONE_INLINE bool inside_cylinder_setup(const ScanSpec& spec, c
   return true;
 }
 
+// The row the sink sees (header comment) of the centre at angle theta and height z on the
+// cylinder of radius rho, moving at v1 e_theta + v2 e3 with the spin s.
+SKIPSTONE_HD SKIPSTONE_INLINE DiscRow inside_cylinder_row(double rho, double theta, double v1, double v2, double s,
+                                                          double z) {
+  const Vec3 er = {cos(theta), sin(theta), 0.0}, et = {-er.y, er.x, 0.0};
+  return {Vec3{rho * er.x, rho * er.y, z}, State3D{{v1 * et.x, v1 * et.y, v2}, {s * er.x, s * er.y, 0.0}},
+          Vec3{-er.x, -er.y, 0.0}};
+}
+
+SKIPSTONE_HD SKIPSTONE_INLINE DiscRow inside_cylinder_row(double t, const InsideCylinderState& c,
+                                                          const RotatingBlock& h) {
+  return inside_cylinder_row(c.rho, c.theta0 + c.omega * t, c.v1, h.a, h.b, h.z);
+}
+
 template <class Sink>
 SKIPSTONE_HD void inside_cylinder_emit(Sink& sink, double t, const InsideCylinderState& c, const RotatingBlock& h) {
-  const double th = c.theta0 + c.omega * t;
-  const Vec3 er = {cos(th), sin(th), 0.0}, et = {-er.y, er.x, 0.0};
-  const State3D st = {{c.v1 * et.x, c.v1 * et.y, h.a}, {h.b * er.x, h.b * er.y, 0.0}};
-  sink.on_event(t, Vec3{c.rho * er.x, c.rho * er.y, h.z}, st, Vec3{-er.x, -er.y, 0.0});
+  const DiscRow row = inside_cylinder_row(t, c, h);
+  sink.on_event(t, row.x, row.state, row.nu);
+}
+
+// The samples (disc_output.hpp: next_sample / on_sample) due up to t_end, in closed form.
+template <class Sink>
+SKIPSTONE_HD void inside_cylinder_samples(Sink& sink, const InsideCylinderState& c, double t_end) {
+  for (double ts = sink.next_sample(); ts <= t_end; ts = sink.next_sample()) {
+    const DiscRow row = inside_cylinder_row(ts, c, apply_block(block_map(c.w, c.G, ts), c.h0));
+    sink.on_sample(ts, row.x, row.state, row.nu);
+  }
 }
 
 // One turn (or its part) from t0 for a time tau, as a curve for the Poincare sections
@@ -182,6 +206,7 @@ SKIPSTONE_HD TrajectoryResult simulate_roll3_inside_cylinder(const ScanSpec& spe
     const bool turn = t_next <= spec.t_max;
     const double t_new = turn ? t_next : spec.t_max;
     block_extrema(h, w, G, t_new - t, ob.z_min, ob.z_max);
+    if constexpr (wants_samples<Sink>::value) inside_cylinder_samples(sink, c, t_new);
     report_curve(sink, t, t_new - t, InsideCylinderCurve{c, t, t_new - t});
     h = apply_block(block_map(w, G, t_new), c.h0);
     t = t_new;
