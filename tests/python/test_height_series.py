@@ -34,3 +34,19 @@ def test_height_series_mean_and_variance_over_realisations(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "| noise_sigma = 0.1 | 20 | 4 |" in done.stdout, done.stdout
     assert (tmp_path / "height.png").stat().st_size > 1000
+
+
+def test_inside_cylinder_on_a_rough_wall_from_python(tmp_path):
+    """examples/noisy_inside_cylinder.json on a small grid: sigma = 0 is the closed form's
+    oscillation in [-3.2, 0] (amplitude g_eff / w^2 = 1.6 about -1.6), the same in every
+    realisation; under roughness the realisations part and none rises above its start."""
+    config = example("noisy_inside_cylinder", grid=[2, 4], stop={"t_max": 30.0})
+    config["outputs"]["height_series"]["points"] = 301
+    result = skipstone.run(config, out=tmp_path / "out")
+    series = result.observables["height_series"]
+    assert series.shape == (4, 2, 301)  # (realisation, noise_sigma, time)
+    assert np.all(np.isfinite(series))
+    assert np.ptp(series[:, 0, :], axis=0).max() == 0.0
+    assert abs(series[0, 0, :].min() + 3.2) < 1e-2 and series[0, 0, :].max() <= 1e-12
+    assert np.ptp(series[:, 1, -1]) > 1e-2  # sigma = 0.2
+    assert result.observables["z_max"].max() <= 1e-12  # the energy keeps every path at or below its start
