@@ -236,7 +236,7 @@ SKIPSTONE_HD TrajectoryResult noisy_inside_cylinder_run(const ScanSpec& spec, co
       break;
     }
   }
-  if (!ended_on_turn) {
+  if (!ended_on_turn && t > 0.0) {  // the end, unless a turn or the start was the last row
     ob.sample(t, y[1]);
     emit(t, y);
   }
