@@ -73,10 +73,6 @@ std::string list(const std::vector<std::string>& names) {
   return out;
 }
 
-}  // namespace
-
-namespace {
-
 // The names this run writes, as its meta.json will record them: what a run of the same config
 // that was killed while writing its outputs (before its meta.json) left in the folder.
 std::set<std::string> own_names(const NewRun& run) {

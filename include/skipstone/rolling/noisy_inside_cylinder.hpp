@@ -132,17 +132,6 @@ struct NoisyCylinderStepCurve {
   }
 };
 
-// The state at theta in [0, 1] of a step of length h from y0 (drift f0) to y1 (drift f1): the
-// cubic Hermite interpolant of the smooth components, linear in the noise.
-SKIPSTONE_HD SKIPSTONE_INLINE void noisy_cylinder_between(const double* y0, const double* f0, const double* y1,
-                                                          const double* f1, double h, double theta, double* y) {
-  constexpr int N = NoisyInsideCylinderSystem::N, F = NoisyInsideCylinderSystem::kFirstNoise;
-  const double s = theta, s2 = s * s, s3 = s2 * s;
-  const double a0 = 2 * s3 - 3 * s2 + 1, b0 = s3 - 2 * s2 + s, a1 = -2 * s3 + 3 * s2, b1 = s3 - s2;
-  for (int k = 0; k < F; ++k) y[k] = a0 * y0[k] + b0 * h * f0[k] + a1 * y1[k] + b1 * h * f1[k];
-  for (int k = F; k < N; ++k) y[k] = (1.0 - s) * y0[k] + s * y1[k];
-}
-
 // One roll3:inside-cylinder trajectory with noisy constraints (noise != 0, double only) on the
 // Brownian path of `counter`.
 template <class Sink>
@@ -205,7 +194,7 @@ SKIPSTONE_HD TrajectoryResult noisy_inside_cylinder_run(const ScanSpec& spec, co
       const double g1 = level - dir * y1[0];
       if (!(g1 < 0.0)) break;
       const double s = noisy_exit_theta(level - dir * y[0], -dir * hs * f0[0], g1, -dir * hs * f1[0]);
-      noisy_cylinder_between(y, f0, y1, f1, hs, s < 0.0 ? 1.0 : s, yt);
+      noisy_step_between<N, F>(y, f0, y1, f1, hs, s < 0.0 ? 1.0 : s, yt);
       yt[0] = dir * level;  // on the turn
       const double tt = s < 0.0 ? t1 : t + s * hs;
       ++events;

@@ -10,6 +10,7 @@
 #pragma once
 #include "skipstone/hd.hpp"
 #include "skipstone/rolling/disc_output.hpp"
+#include "skipstone/rolling/noisy_transversal.hpp"
 
 namespace skipstone {
 
@@ -28,11 +29,8 @@ struct NoisyStepHermite {
       sys.drift(y1, f1);
       have_drifts = true;
     }
-    const double h = t1 - t0, s = (ts - t0) / h;
-    const double s2 = s * s, s3 = s2 * s;
-    const double a0 = 2 * s3 - 3 * s2 + 1, b0 = s3 - 2 * s2 + s, a1 = -2 * s3 + 3 * s2, b1 = s3 - s2;
-    for (int k = 0; k < F; ++k) ys[k] = a0 * y0[k] + b0 * h * f0[k] + a1 * y1[k] + b1 * h * f1[k];
-    for (int k = F; k < N; ++k) ys[k] = (1.0 - s) * y0[k] + s * y1[k];
+    const double h = t1 - t0;
+    noisy_step_between<N, F>(y0, f0, y1, f1, h, (ts - t0) / h, ys);
     sys.project(ys);
   }
 };

@@ -172,6 +172,18 @@ SKIPSTONE_HD void heun_step(const Sys& sys, const double* y, const double* f0, d
   for (int k = 0; k < N; ++k) y_new[k] = y[k] + 0.5 * h * (f0[k] + f1[k]) + gdW[k];
 }
 
+// The state at s in [0, 1] of a step of length h from y0 (drift f0) to y1 (drift f1) of a system
+// whose components from F on are noise: the cubic Hermite interpolant of the smooth components
+// (C^1 along every noise path), linear in the noise. y may be y0.
+template <int N, int F>
+SKIPSTONE_HD SKIPSTONE_INLINE void noisy_step_between(const double* y0, const double* f0, const double* y1,
+                                                      const double* f1, double h, double s, double* y) {
+  const double s2 = s * s, s3 = s2 * s;
+  const double a0 = 2 * s3 - 3 * s2 + 1, b0 = s3 - 2 * s2 + s, a1 = -2 * s3 + 3 * s2, b1 = s3 - s2;
+  for (int k = 0; k < F; ++k) y[k] = a0 * y0[k] + b0 * h * f0[k] + a1 * y1[k] + b1 * h * f1[k];
+  for (int k = F; k < N; ++k) y[k] = (1.0 - s) * y0[k] + s * y1[k];
+}
+
 // First theta in (0, 1] at which the Hermite cubic of sin phi over a step is negative; -1 if none.
 SKIPSTONE_HD SKIPSTONE_INLINE double noisy_exit_theta(double g0, double d0, double g1, double d1) {
   double theta = hermite_first_root(g0, d0, g1, d1);
@@ -269,10 +281,8 @@ SKIPSTONE_HD RimRun<Sys::N, double> integrate_noisy_passage(const Sys& sys, cons
       if (at_break) theta = theta_b;
     }
     if (theta >= 0.0) {
-      const double s = theta, s2 = s * s, s3 = s2 * s;
-      const double a0 = 2 * s3 - 3 * s2 + 1, b0 = s3 - 2 * s2 + s, a1 = -2 * s3 + 3 * s2, b1 = s3 - s2;
-      for (int k = 0; k < F; ++k) y[k] = a0 * y[k] + b0 * hs * f0[k] + a1 * y1[k] + b1 * hs * f1[k];
-      for (int k = F; k < N; ++k) y[k] = (1.0 - s) * y[k] + s * y1[k];
+      const double s = theta;
+      noisy_step_between<N, F>(y, f0, y1, f1, hs, s, y);
       if (at_break) {
         out.side = kRimBreakSide;
         if (onward) {
