@@ -30,8 +30,9 @@ if [ -z "${CUDACXX:-}" ] && ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local
 fi
 build="${SKIPSTONE_BUILD_DIR:-build}"
 # SKIPSTONE_CUDA (AUTO, ON, OFF; default AUTO: built wherever nvcc is found) is passed on every
-# call, so that a build folder configured by main.sh without CUDA gets it back from test.sh.
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DSKIPSTONE_CUDA="${SKIPSTONE_CUDA:-AUTO}" -DSKIPSTONE_PYTHON="$python" ${SKIPSTONE_CMAKE_ARGS:-} >"$build.configure.log" 2>&1 || {
+# call, so that a build folder configured by main.sh without CUDA gets it back from test.sh;
+# likewise machine code for the kernels, which test.sh turns off where no GPU can run them.
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DSKIPSTONE_CUDA="${SKIPSTONE_CUDA:-AUTO}" -DSKIPSTONE_CUDA_PTX_ONLY=OFF -DSKIPSTONE_PYTHON="$python" ${SKIPSTONE_CMAKE_ARGS:-} >"$build.configure.log" 2>&1 || {
   cat "$build.configure.log" >&2; exit 1; }
 grep -E "skipstone:" "$build.configure.log" >&2 || true
 cmake --build "$build" -j "$(nproc)" "$@"
