@@ -43,6 +43,7 @@ EOF
 both edge_section examples/roll3_ellipse_edge_section.json
 both stadium_escape examples/roll4_stadium_escape.json
 both noisy_stadium examples/noisy_roll4_stadium.json
+both slipping_stadium examples/noisy_roll4_stadium.json --set parameters.noise=1
 both stadium_coverage examples/stadium_escape.json
 both sphere_boundary examples/sphere_boundary_map.json
 rm -rf out/continue_roll3_a

@@ -232,6 +232,11 @@ std::vector<Workload> workloads(const WorkloadSizes& z) {
        rough_edge_config(roll4_table_gravity_config("roll4:stadium", {{"half_length", 1.0}, {"R", 1.0}}, z.roll4_count,
                                                     z.roll4_t_max)),
        roll_rates, {}, nullptr, {}, false, "roll4_stadium_gravity"},
+      {"roll4_stadium_slipping", "roll4_stadium_gravity with a slipping contact (noise 1, sigma 0.05, tau 0.2, noise_dt "
+       "1e-3): the faces stepped too",
+       slipping_contact_config(roll4_table_gravity_config("roll4:stadium", {{"half_length", 1.0}, {"R", 1.0}},
+                                                          z.roll4_count, z.roll4_t_max)),
+       roll_rates, {}, nullptr, {}, false, "roll4_stadium_noisy"},
       {"roll4_stadium_rubber", "roll4_stadium_gravity's starts as a rubber ball (no_twist 1, spins 0)",
        roll4_stadium_rubber_config(z.roll4_count, z.roll4_t_max), roll_rates, {}, nullptr, {}, false,
        "roll4_stadium_gravity"},

@@ -94,6 +94,12 @@ json rough_edge_config(json j) {
   return j;
 }
 
+json slipping_contact_config(json j) {
+  j = rough_edge_config(j);
+  j["parameters"]["noise"] = 1;
+  return j;
+}
+
 json roll4_gravity_config(std::uint64_t count, double t_max) {
   return roll4_table_gravity_config("roll4:disc", {{"R", 1.0}}, count, t_max);
 }

@@ -46,6 +46,8 @@ nlohmann::json figure18_noisy_config(std::uint64_t n);
 // realisation 0 (the fixed-step stochastic Heun steps, one trajectory at a time, against the GBS
 // passages or the closed form of the same scan).
 nlohmann::json rough_edge_config(nlohmann::json j);
+// The same with a slipping contact (noise 1) instead: on the faces too, which are then stepped.
+nlohmann::json slipping_contact_config(nlohmann::json j);
 // roll4:disc with gravity, the Figure-20 setting (R 1, r 0.1, eta 0.5, g_effective 1, plate start
 // at x1 = -0.715), random v1 in [-2, -0.2] and S12 in [0.3, 0.9].
 nlohmann::json roll4_gravity_config(std::uint64_t count, double t_max);

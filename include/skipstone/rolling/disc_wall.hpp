@@ -89,6 +89,11 @@ struct DiscWall {
     if (on_rim) s.p = (R / sqrt(pp)) * s.p;
   }
   SKIPSTONE_HD bool on_wall() const { return on_rim; }
+  // For a slipping face's flight (slipping_face.hpp): off the rim after its first step; whether
+  // a point lies on the plate C; the wall part a flight from the rim starts on.
+  SKIPSTONE_HD void off_wall() { on_rim = false; }
+  SKIPSTONE_HD bool contains(Vec2T<T> p) const { return dot(p, p) <= R * R; }
+  SKIPSTONE_HD int wall_part() const { return 0; }
 
   SKIPSTONE_HD T time_to_wall(const PlateStateT<T>& s, T, double, int& part) const {
     part = 0;
@@ -118,16 +123,20 @@ struct DiscWall {
   }
   SKIPSTONE_HD T edge_height(const Sys&, const T* y) const { return y[9]; }
   SKIPSTONE_HD DiscRow edge_row(const Sys&, const T* y, T r) const { return rim_row(y, theta, R, r); }
-  SKIPSTONE_HD Vec3 edge_velocity(const Sys&, const T* y) const {
+  // The rim point of the frame state y and its frame (e1 the outward normal, e2 along the rim).
+  SKIPSTONE_HD EdgePointT<T> edge_point(const Sys&, const T* y) const {
     const Vec2T<T> n = rim_normal(theta + y[5] / R);
-    return edge_row_velocity<10>(y, n, rot90(n));
+    return {R * n, n, rot90(n)};
+  }
+  SKIPSTONE_HD Vec3 edge_velocity(const Sys& sys, const T* y) const {
+    const EdgePointT<T> e = edge_point(sys, y);
+    return edge_row_velocity<10>(y, e.e1, e.e2);
   }
   SKIPSTONE_HD double passage_arc(const Sys&, const T* y) const { return y[5]; }
 
   SKIPSTONE_HD void write_plate_row(const PlateStateT<T>& s, double* row) const { write_plate_state_row<10>(s, row); }
-  SKIPSTONE_HD void write_edge_row(const Sys&, const T* y, double* row) const {
-    const Vec2T<T> n = rim_normal(theta + y[5] / R);
-    write_edge_state_row<10>(EdgePointT<T>{R * n, n, rot90(n)}, y, row);
+  SKIPSTONE_HD void write_edge_row(const Sys& sys, const T* y, double* row) const {
+    write_edge_state_row<10>(edge_point(sys, y), y, row);
   }
 
   SKIPSTONE_HD PlateStateT<T> leave(const Sys&, const T* y) {

@@ -1,6 +1,6 @@
-// roll3:<table> and roll4:<table> with noisy constraints on the edge passages (docs/models.md
-// "Noisy constraints"): the flights on the plate and the junctions are table_roll.hpp's, and
-// each passage over the plate's edge is integrated by the stochastic Heun scheme of
+// roll3:<table> and roll4:<table> with noisy constraints (docs/models.md "Noisy constraints"): the
+// flights on the plate and the junctions are table_roll.hpp's (a slipping face's flight under
+// slip: slipping_face.hpp), and each passage over the plate's edge is integrated by the stochastic Heun scheme of
 // noisy_transversal.hpp on the edge system (edge_system.hpp) with the noise, piece by piece of
 // the wall. The edge is locally roll4:disc's rim with the wall's curvature kappa(q), so the two
 // noises act on it as on the rim (noisy_disc.hpp):
@@ -16,15 +16,13 @@
 // Slip exchanges energy with the contact and is not projected (the run does not stop for
 // energy drift). A passage that reaches a break of the wall (the stadium's curvature jumps, a
 // polygon's vertex piece) stops there and goes on over the next piece with its noise, its
-// time grid and its Brownian path carried over (NoiseStart): one noise sequence per passage,
-// passage j of trajectory i in realisation m keyed by (trajectory_noise_key(seed, i, m, a file
-// start's row), j) (passage_noise_key). A sink that asks for samples (trace --sample) gets them
-// inside the passages too (noisy_samples.hpp).
+// time grid and its Brownian path carried over (NoiseStart). The run between the passages and
+// how the noise is keyed and carried: noisy_passages.hpp.
 #pragma once
 #include <cmath>
 #include <cstdint>
 
-#include "skipstone/rolling/noisy_samples.hpp"
+#include "skipstone/rolling/noisy_passages.hpp"
 #include "skipstone/rolling/noisy_transversal.hpp"
 #include "skipstone/rolling/table_wall.hpp"
 
@@ -42,6 +40,13 @@ struct NoisyEdgeSystem {
 
   SKIPSTONE_HD int noises() const { return noise.noises(); }
   SKIPSTONE_HD double diffusion() const { return noise.diffusion(); }
+  // slip: driven by the plate's Brownian motion in the frame of the wall point (noisy_transversal.hpp)
+  SKIPSTONE_HD int drivers() const { return noise.kind == kNoiseSlip ? 3 : noises(); }
+  SKIPSTONE_HD void drive(const double* y, const double* dB, double* dW) const {
+    if (noise.kind != kNoiseSlip) return noise_drive_direct(dB, dW);
+    const EdgePoint e = edge.arc.point(y[5]);
+    slip_drive_in_frame(y, e.e1, e.e2, dB, dW);
+  }
   // The noise acting on this piece: slip is off on a polygon's vertex piece, whose rates grow
   // like 1 / (r sin phi) towards the vertex's pole, where a slipping centre would be driven
   // (the noise process runs on, unused, until the next edge piece).
@@ -88,8 +93,8 @@ struct NoisyEdgeSystem {
   }
 };
 
-// One roll3:<table> (N = 6) or roll4:<table> (N = 10) trajectory with noisy constraints on the
-// edge (noise != 0, double only).
+// One roll3:<table> (N = 6) or roll4:<table> (N = 10) trajectory with noisy constraints
+// (noise != 0, double only).
 template <int N, TableKind TK, class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_noisy_table_roll(const ScanSpec& spec, const ScanPoint& pt, std::uint64_t index,
                                                         Sink& sink) {
@@ -98,36 +103,14 @@ SKIPSTONE_HD TrajectoryResult simulate_noisy_table_roll(const ScanSpec& spec, co
     RollOptions opt = options;
     const OuNoise noise = noise_of(pt);
     if (noise.kind == kNoiseSlip) opt.energy_tolerance = INFINITY;  // slip exchanges energy with the contact
-    const std::uint64_t key = trajectory_noise_key(spec, pt, index);
-    const double h = pt.p[P_NOISE_DT];
-    TableRollRun<decltype(table_wall<N>(table))> run;
+    using Wall = decltype(table_wall<N>(table));
+    TableRollRun<Wall> run;
     run.start(table_wall<N>(table), m, s, opt, sink);
     double y[N];
-    bool on_edge = true;
     if (entry_part >= 0) run.enter_at_start(entry_part, y);
-    else on_edge = run.fly_to_edge(sink, y);
-    NoiseStart from;
-    std::uint64_t passage = 0;
-    EdgeSectionOf<Sink, decltype(table_wall<N>(table)), true> section{};  // the section's search of the steps
-    while (on_edge) {
-      const NoisyEdgeSystem<N> sys{run.sys, noise};
-      auto steps = run.edge_steps(sink, &section);  // reads the first N components of each step's state
-      NoiseStart onward;
-      const CounterNoise passage_noise{passage_noise_key(key, passage)};
-      RimRun<N + 2, double> rn;
-      if constexpr (wants_samples<Sink>::value) {
-        SampledNoisySteps<NoisyEdgeSystem<N>, decltype(steps), Sink> sampled{steps, sink, {sys}, run.t};
-        rn = integrate_noisy_passage(sys, y, h, run.t_left(), run.steps_left(), passage_noise, sampled, from, &onward);
-      } else {
-        rn = integrate_noisy_passage(sys, y, h, run.t_left(), run.steps_left(), passage_noise, steps, from, &onward);
-      }
-      from = onward;
-      const EdgeEnd next = run.leave_piece(rim_run_head<N>(rn), y);
-      if (next == EdgeEnd::next_piece) continue;
-      from = NoiseStart{};
-      ++passage;
-      on_edge = next == EdgeEnd::plate && run.fly_to_edge(sink, y);
-    }
+    noisy_roll_passages(run, noise, CounterNoise{trajectory_noise_key(spec, pt, index)}, pt.p[P_NOISE_DT],
+                        entry_part >= 0, y, sink,
+                        [&](const TableRollRun<Wall>& r) { return NoisyEdgeSystem<N>{r.sys, noise}; });
     return run.result();
   });
 }

@@ -102,6 +102,24 @@ struct OuNoise {
   }
 };
 
+// How a noisy system's Wiener increments dB drive its noise components: directly (component i
+// by process i), or, for slip on the edge of a rolling table, the frame's components of the
+// plate's Brownian motion B = (B_x, B_y, B_nu) (x, y in the plate, nu its normal; the faces'
+// slip is driven by (B_x, B_y): slipping_face.hpp): along tau = cos(phi) e1 - sin(phi) nu and e2
+// at the wall point (e1 its outward normal, e2 along the wall). The slip's driving noise is then
+// one process through faces, junctions and passages, and a run with a smaller step follows the
+// same path through a junction (the map turns with the state, whose phi and wall point are C^1,
+// so the Stratonovich and Ito forms still agree).
+SKIPSTONE_HD SKIPSTONE_INLINE void noise_drive_direct(const double* dB, double* dW) {
+  dW[0] = dB[0];
+  dW[1] = dB[1];
+}
+SKIPSTONE_HD SKIPSTONE_INLINE void slip_drive_in_frame(const double* y, Vec2 e1, Vec2 e2, const double* dB,
+                                                       double* dW) {
+  dW[0] = y[3] * (e1.x * dB[0] + e1.y * dB[1]) - y[4] * dB[2];
+  dW[1] = e2.x * dB[0] + e2.y * dB[1];
+}
+
 // The transversal block with noisy constraints, state y = (w1, w2, S12, cos phi, sin phi, s, n1, n2).
 struct NoisyTransversalSystem {
   double kappa, r, eta;
@@ -111,6 +129,9 @@ struct NoisyTransversalSystem {
 
   SKIPSTONE_HD int noises() const { return noise.noises(); }
   SKIPSTONE_HD double diffusion() const { return noise.diffusion(); }
+  // driven by one Wiener process per noise component (integrate_noisy_passage)
+  SKIPSTONE_HD int drivers() const { return noises(); }
+  SKIPSTONE_HD void drive(const double*, const double* dB, double* dW) const { noise_drive_direct(dB, dW); }
   SKIPSTONE_HD void drift(const double* y, double* f) const {
     noisy_transversal_rates(kappa, 1.0, 1.0, r, eta, noise.kind, y[6], y[7], y, f);
     noise.drift(y + 6, f + 6);
@@ -143,17 +164,23 @@ SKIPSTONE_HD SKIPSTONE_INLINE std::uint64_t trajectory_noise_key(const ScanSpec&
   return key;
 }
 
-// The Brownian increments of one trajectory: increment(i, j, h) is that of n_i's Wiener process
-// over step j of length h, the sum of the m increments of m steps of length h/m (m = 1 in a run;
-// m > 1 follows the same path as the run with step h/m, for convergence measurements).
+// The Brownian increments of one trajectory: increment(i, j, h) is that of Wiener process i
+// (0, 1, 2) over step j of length h, the sum of the m increments of m steps of length h/m (m = 1
+// in a run; m > 1 follows the same path as the run with step h/m, for convergence measurements).
+// Processes 0 and 1 drive n_1, n_2 (numbers 2 + 2 k + i of the sequence); process 2, used only by
+// a slipping table's edge (noisy_passages.hpp), has a sequence of its own.
 struct CounterNoise {
   std::uint64_t key;
   std::uint32_t m = 1;
 
   SKIPSTONE_HD double initial(int i) const { return normal_of(key, static_cast<std::uint64_t>(i)); }
   SKIPSTONE_HD double increment(int i, std::uint64_t j, double h) const {
+    const std::uint64_t third = mix64(key ^ 0x9e3779b97f4a7c15ULL);
     double sum = 0.0;
-    for (std::uint32_t k = 0; k < m; ++k) sum += normal_of(key, 2 + 2 * (m * j + k) + static_cast<std::uint64_t>(i));
+    for (std::uint32_t k = 0; k < m; ++k) {
+      const std::uint64_t sub = static_cast<std::uint64_t>(m) * j + k;
+      sum += i < 2 ? normal_of(key, 2 + 2 * sub + static_cast<std::uint64_t>(i)) : normal_of(third, sub);
+    }
     return sqrt(h / m) * sum;
   }
 };
@@ -199,18 +226,19 @@ SKIPSTONE_HD SKIPSTONE_INLINE double noisy_exit_theta(double g0, double d0, doub
 }
 
 // Where the noise of a passage starts: drawn from its stationary law before step 0 (a new
-// passage), or carried over (a passage that goes on over the next piece of a table's wall from
-// a break inside step j of its sequence: the values n there, j, and the rest of step j, its
-// length rest_h and the Wiener increments rest_dW over it, the step's increments split in
-// proportion to time; rest_h = 0: the break was at the end of step j - 1). The steps after the
-// break keep the passage's time grid, so that a run with a smaller step on the same Brownian
-// path (CounterNoise::m) follows the same path across a break.
+// passage), or carried over from inside step j of its sequence (a passage that goes on over the
+// next piece of a table's wall from a break, or a slipping ball's passage from the face before
+// it): the values n there, j, and the rest of step j, its length rest_h and the increments
+// rest_dW of the driving processes over it (the step's increments split in proportion to time;
+// rest_h = 0: it stopped at the end of step j - 1). The steps after it keep the time grid, so
+// that a run with a smaller step on the same Brownian path (CounterNoise::m) follows the same
+// path across it.
 struct NoiseStart {
   bool carried = false;
   double n[2] = {0.0, 0.0};
   std::uint64_t step = 0;
   double rest_h = 0.0;
-  double rest_dW[2] = {0.0, 0.0};
+  double rest_dW[3] = {0.0, 0.0, 0.0};  // of the driving processes (drivers(), drive())
 };
 
 // The key of passage j's noise sequence in the trajectory whose noise key is `key`.
@@ -222,7 +250,8 @@ SKIPSTONE_HD SKIPSTONE_INLINE std::uint64_t passage_noise_key(std::uint64_t key,
 // with fixed step h: the noise components start as `from` says. A system over a wall with
 // breaks (rim_passage.hpp: kHasBreaks, break_margin) also stops where its coordinate reaches an
 // end of the piece, located on the Hermite cubic of the margin as the exit is (side
-// kRimBreakSide), and writes to `onward` how the caller goes on over the next piece.
+// kRimBreakSide). Where it stops inside (a break or the exit), `onward` receives how the noise
+// goes on from there: over the next piece, or onto a slipping face (slipping_face.hpp).
 template <class Sys, class Noise, class Sink>
 SKIPSTONE_HD RimRun<Sys::N, double> integrate_noisy_passage(const Sys& sys, const double* y0, double h, double t_max,
                                                             std::uint64_t max_steps, const Noise& noise, Sink& sink,
@@ -238,7 +267,7 @@ SKIPSTONE_HD RimRun<Sys::N, double> integrate_noisy_passage(const Sys& sys, cons
   out.side = 0;
   out.t = 0.0;
   out.steps = 0;
-  double f0[N], f1[N], y1[N], dW[2] = {0.0, 0.0};
+  double f0[N], f1[N], y1[N], dB[3] = {0.0, 0.0, 0.0}, dW[2] = {0.0, 0.0};
   sys.drift(y, f0);
   sink.on_step(out.t, y);
   const bool rest = from.carried && from.rest_h > 0.0;  // step 0 finishes the step the break cut
@@ -257,8 +286,9 @@ SKIPSTONE_HD RimRun<Sys::N, double> integrate_noisy_passage(const Sys& sys, cons
     }
     const bool to_end = t_max - t < h_step;  // the last step, shortened to end at t_max
     const double hs = to_end ? t_max - t : h_step;
-    for (int i = 0; i < sys.noises(); ++i)
-      dW[i] = rest && out.steps == 0 ? from.rest_dW[i] * (hs / h_step) : noise.increment(i, from.step + out.steps, hs);
+    for (int i = 0; i < sys.drivers(); ++i)
+      dB[i] = rest && out.steps == 0 ? from.rest_dW[i] * (hs / h_step) : noise.increment(i, from.step + out.steps, hs);
+    sys.drive(y, dB, dW);
     heun_step(sys, y, f0, hs, dW, y1);
     sys.project(y1);
     sys.drift(y1, f1);
@@ -283,13 +313,13 @@ SKIPSTONE_HD RimRun<Sys::N, double> integrate_noisy_passage(const Sys& sys, cons
     if (theta >= 0.0) {
       const double s = theta;
       noisy_step_between<N, F>(y, f0, y1, f1, hs, s, y);
+      if (onward) {
+        const double rest_h = (1.0 - s) * hs;
+        *onward = {true, {y[F], y[N - 1]}, from.step + out.steps - (rest_h > 0.0 ? 1 : 0), rest_h,
+                   {(1.0 - s) * dB[0], (1.0 - s) * dB[1], (1.0 - s) * dB[2]}};
+      }
       if (at_break) {
         out.side = kRimBreakSide;
-        if (onward) {
-          const double rest_h = (1.0 - s) * hs;
-          *onward = {true, {y[F], y[N - 1]}, from.step + out.steps - (rest_h > 0.0 ? 1 : 0), rest_h,
-                     {(1.0 - s) * dW[0], (1.0 - s) * dW[1]}};
-        }
       } else {
         out.side = y[3] > 0.0 ? 1 : -1;
         y[3] = out.side;

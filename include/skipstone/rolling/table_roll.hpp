@@ -273,11 +273,7 @@ struct TableRollRun {
     if constexpr (Wall::kChords) {
       if (wall.on_wall() && tf > T(0) && (N == 10 || G == T(0))) chords.add(s.p, s.u);
     }
-    if (G != T(0)) {
-      const T v_up = N == 6 ? s.u.y : s.u3;
-      const T tv = v_up / G;
-      if (tv > T(0) && tv < tf) hs.extremum(plate_height(s) + T(0.5) * v_up * tv);
-    }
+    flight_apex(s, tf);
     if constexpr (wants_samples<Sink>::value) sample_flight<N>(sink, s, t, to_end ? opt.t_max : t + tf, G, m.r);
     if constexpr (has_on_flight<Sink>::value) {
       const DiscRow row = plate_row<N>(s, m.r);
@@ -287,6 +283,14 @@ struct TableRollRun {
     s = fly_plate<N>(s, tf, G);
     flight = tf;
     t = to_end ? opt.t_max : t + tf;
+    return arrive(sink, to_end, part, y);
+  }
+
+  // The end of a flat-part flight, s and t already there: the wall point of part `part`, or the
+  // end of the run (to_end). Returns whether the passage that starts there follows (its entry
+  // state written to y). A slipping face's flight (slipping_face.hpp) ends here too.
+  template <class Sink>
+  SKIPSTONE_HD bool arrive(Sink& sink, bool to_end, int part, T* y) {
     flat_contact(sink, t);
     z_end = plate_height(s);
     hs.sample(t, z_end);
@@ -387,6 +391,24 @@ struct TableRollRun {
     return res;
   }
 
+  // The top of a flight of duration tf from s, where it lies inside the flight, into the height
+  // extremes.
+  SKIPSTONE_HD void flight_apex(const PlateStateT<T>& s, T tf) {
+    if (m.G == T(0)) return;
+    const T v_up = N == 6 ? s.u.y : s.u3;
+    const T tv = v_up / m.G;
+    if (tv > T(0) && tv < tf) hs.extremum(plate_height(s) + T(0.5) * v_up * tv);
+  }
+
+  // The height gravity acts on, and a trace row of a flat-part state.
+  static SKIPSTONE_HD T plate_height(const PlateStateT<T>& p) { return N == 6 ? p.p.y : p.z; }
+
+  template <class Sink>
+  static SKIPSTONE_HD void emit(Sink& sink, double t, const PlateStateT<T>& p, T r) {
+    const DiscRow row = plate_row<N>(p, r);
+    sink.on_event(t, row.x, row.state, row.nu);
+  }
+
  private:
   // The start's common part: the model, the options and the energies e0 at the start.
   SKIPSTONE_HD void begin(const RollModelT<T>& model, const RollOptions& options, const PlateEnergies<N, T>& e) {
@@ -419,14 +441,6 @@ struct TableRollRun {
     const double f = fabs(double(m.g) - double(m.G));
     contact.sample(at, 0.0, f);
     if constexpr (has_on_contact<Sink>::value) sink.on_contact(at, 0.0, f);
-  }
-
-  static SKIPSTONE_HD T plate_height(const PlateStateT<T>& p) { return N == 6 ? p.p.y : p.z; }
-
-  template <class Sink>
-  static SKIPSTONE_HD void emit(Sink& sink, double t, const PlateStateT<T>& p, T r) {
-    const DiscRow row = plate_row<N>(p, r);
-    sink.on_event(t, row.x, row.state, row.nu);
   }
 
   SKIPSTONE_HD void enter(int part, T* y) {

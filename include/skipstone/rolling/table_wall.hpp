@@ -65,6 +65,11 @@ struct TableWall {
 
   SKIPSTONE_HD void start(PlateStateT<T>&) { last_part = -1; }
   SKIPSTONE_HD bool on_wall() const { return last_part >= 0; }
+  // For a slipping face's flight (slipping_face.hpp): off the part it left after its first
+  // step; whether a point lies on the plate C; the wall part a flight from the wall starts on.
+  SKIPSTONE_HD void off_wall() { last_part = -1; }
+  SKIPSTONE_HD bool contains(Vec2T<T> p) const { return table.inside(vec_as<double>(p)); }
+  SKIPSTONE_HD int wall_part() const { return last_part; }
 
   SKIPSTONE_HD T time_to_wall(const PlateStateT<T>& s, T g_plane, double horizon, int& part) const {
     const Vec2 p = vec_as<double>(s.p), u = vec_as<double>(s.u);
@@ -139,8 +144,10 @@ struct TableWall {
     return y[9];
   }
   SKIPSTONE_HD DiscRow edge_row(const Sys& sys, const T* y, T r) const { return table_edge_row<N>(y, sys.arc, r); }
+  // The wall point of the frame state y and its frame (e1 the outward normal, e2 along the wall).
+  SKIPSTONE_HD EdgePointT<T> edge_point(const Sys& sys, const T* y) const { return sys.arc.point(y[5]); }
   SKIPSTONE_HD Vec3 edge_velocity(const Sys& sys, const T* y) const {
-    const EdgePointT<T> e = sys.arc.point(y[5]);
+    const EdgePointT<T> e = edge_point(sys, y);
     return edge_row_velocity<N>(y, e.e1, e.e2);
   }
   SKIPSTONE_HD double passage_arc(const Sys& sys, const T* y) const {

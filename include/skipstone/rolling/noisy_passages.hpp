@@ -1,0 +1,73 @@
+// The run of a rolling table with noisy constraints (roll4:disc: noisy_disc.hpp; roll3:<table> and
+// roll4:<table>: noisy_table.hpp) after its start: the edge passages integrated by the stochastic
+// Heun scheme (noisy_transversal.hpp) on the wall's noisy system, piece by piece, and the flat
+// parts between them.
+//   roughness (noise 2): acts on the edge only (it scales the shape operator, zero on a face);
+//     the faces are the closed-form flights, and passage j of the trajectory draws its noise from
+//     its own sequence (passage_noise_key), started from the stationary law: a rough wall's
+//     roughness at one passage's place is independent of another's;
+//   slip (noise 1): the contact slips all the time, so the faces are slipping flights
+//     (slipping_face.hpp) and one Ornstein-Uhlenbeck process with one Brownian path on one time
+//     grid runs through the whole trajectory: started from the stationary law at t = 0, carried
+//     over every junction (the slip vector turned between the plate's and the frame's
+//     coordinates there) and every break of the wall (NoiseStart), driven by one Brownian motion
+//     of the plate (noisy_transversal.hpp, slip_drive_in_frame) whose increment over step j of
+//     the grid is number j of the trajectory's sequence, whatever the step is spent on.
+// A sink that asks for samples gets them on the steps' interpolants (noisy_samples.hpp).
+#pragma once
+#include <cstdint>
+
+#include "skipstone/rolling/noisy_samples.hpp"
+#include "skipstone/rolling/noisy_transversal.hpp"
+#include "skipstone/rolling/slipping_face.hpp"
+
+namespace skipstone {
+
+// The rest of a noisy run from its start: on_edge, a passage from the frame state y follows (a
+// rim_entry start), else the run starts on a face. trajectory_noise: keyed by the trajectory
+// (trajectory_noise_key; its m > 1 in the convergence tests). noisy_system(run) makes the noisy
+// system of the run's current piece of the wall. Returns with the run's end in run and y.
+template <class Wall, class Sink, class NoisySystem>
+SKIPSTONE_HD void noisy_roll_passages(TableRollRun<Wall>& run, const OuNoise& noise, const CounterNoise& trajectory_noise,
+                                      double h, bool on_edge, double* y, Sink& sink, NoisySystem noisy_system) {
+  constexpr int N = TableRollRun<Wall>::N;
+  const bool slip = noise.kind == kNoiseSlip;
+  NoiseStart from;  // slip: the trajectory's noise, in the plate's coordinates on a face
+  if (slip) from = {true, {noise.sigma * trajectory_noise.initial(0), noise.sigma * trajectory_noise.initial(1)}, 0, 0.0, {}};
+  if (!on_edge) on_edge = slip ? fly_slipping(run, sink, noise, trajectory_noise, h, from, Vec2{0.0, 0.0}, y)
+                               : run.fly_to_edge(sink, y);
+  if (slip && on_edge) from = slip_at_edge(from, run, y, true);
+  std::uint64_t passage = 0;
+  EdgeSectionOf<Sink, Wall, true> section{};  // the section's search of the steps
+  while (on_edge) {
+    using Sys = decltype(noisy_system(run));
+    const Sys sys = noisy_system(run);
+    auto steps = run.edge_steps(sink, &section);  // reads the first N components of each step's state
+    NoiseStart onward;
+    const CounterNoise noise_here =
+        slip ? trajectory_noise : CounterNoise{passage_noise_key(trajectory_noise.key, passage), trajectory_noise.m};
+    RimRun<N + 2, double> rn;
+    if constexpr (wants_samples<Sink>::value) {
+      SampledNoisySteps<Sys, decltype(steps), Sink> sampled{steps, sink, {sys}, run.t};
+      rn = integrate_noisy_passage(sys, y, h, run.t_left(), run.steps_left(), noise_here, sampled, from, &onward);
+    } else {
+      rn = integrate_noisy_passage(sys, y, h, run.t_left(), run.steps_left(), noise_here, steps, from, &onward);
+    }
+    from = onward;
+    const EdgeEnd next = run.leave_piece(rim_run_head<N>(rn), y);
+    if (next == EdgeEnd::next_piece) continue;
+    if (next != EdgeEnd::plate) break;
+    if (!slip) {
+      from = NoiseStart{};
+      ++passage;
+      on_edge = run.fly_to_edge(sink, y);
+      continue;
+    }
+    const EdgePoint left = run.wall.edge_point(run.sys, y);
+    from = slip_at_edge(from, run, y, false);
+    on_edge = fly_slipping(run, sink, noise, trajectory_noise, h, from, left.e1, y);
+    if (on_edge) from = slip_at_edge(from, run, y, true);
+  }
+}
+
+}  // namespace skipstone
