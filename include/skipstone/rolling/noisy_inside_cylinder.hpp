@@ -1,8 +1,8 @@
 // roll3:inside-cylinder with noisy constraints (docs/models.md, "Noisy constraints on
 // roll3:inside-cylinder"): the two Stratonovich perturbations of the rolling constraint of
 // roll3_inside_cylinder.hpp, with the Ornstein-Uhlenbeck noise of noisy_transversal.hpp. The
-// ball is on the curved wall all the time, so the noise acts all the time (on the rolling tables
-// it acts on the edge passages only).
+// ball is on the curved wall all the time, so both noises act all the time (on the rolling tables
+// roughness acts on the edge passages only, slip on the faces too).
 //
 // Derivation (unit mass, I = gamma^2 r^2, the frame and variables of roll3_inside_cylinder.hpp).
 // Slip (type 1): the contact point moves at u = n1 e_theta + n2 e3, a' + r omega x e_rho = u, so
