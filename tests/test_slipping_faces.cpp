@@ -224,6 +224,45 @@ TEST(SlippingFaces, ObservedStrongOrderOfTheFaceFlightIsTheDesignOrder) {
   EXPECT_NEAR(order, kDesignStrongOrder, kOrderSlack);
 }
 
+// A flight that starts on the rim moving inward while the slip carries the centre outward faster
+// (a grazing exit the slip turns round): its first step ends off the plate, so the ball re-enters
+// the edge at the point it left, once the step's Hermite curve of the centre's distance along
+// the normal is back at zero: inside the step, not at its start (a zero-length flight would hand
+// the passage the same step again and again).
+TEST(SlippingFaces, AGrazingExitTurnedRoundByTheSlipReentersWhereItLeft) {
+  const double R = 1.0, h = 1e-3;
+  DiscRollRun run;
+  RollOptions opt{};
+  opt.t_max = 10.0;
+  opt.max_events = 10;
+  opt.energy_tolerance = INFINITY;
+  opt.bounded_depth = INFINITY;
+  opt.max_steps = 1000000;
+  PlateState s{};
+  s.sheet = 1;
+  const Vec2 normal{std::cos(0.3), std::sin(0.3)};
+  s.p = R * normal;                                        // on the rim
+  s.u = -1e-4 * normal + 0.5 * Vec2{-normal.y, normal.x};  // rolling part: inward, grazing
+  DiscardSink sink;
+  run.start(DiscWall<double>{R, 0.0, false}, RollModel{0.2, 0.5, 0.0, 0.0}, s, opt, sink);
+  ASSERT_TRUE(run.wall.on_wall());
+  // no slip at the start; the rest of a cut step whose Brownian increment drives the slip outward
+  // (sigma 0.5, tau 0.2: u gains ~0.032 along the normal, eta^2 u ~ 0.008 > 1e-4)
+  const OuNoise ou{0.5, 0.2, kNoiseSlip};
+  NoiseStart carry{true, {0.0, 0.0}, 0, h, {0.02 * normal.x, 0.02 * normal.y, 0.0}};
+  double y[10];
+  ASSERT_TRUE(fly_slipping(run, sink, ou, CounterNoise{1}, h, carry, normal, y));
+  std::printf("re-entered at t = %.3e (of the step's %.0e)\n", run.t, h);
+  EXPECT_GT(run.t, 0.01 * h);  // the centre's distance comes back to zero near 0.025 h
+  EXPECT_LT(run.t, 0.1 * h);
+  EXPECT_EQ(run.s.p.x, s.p.x);
+  EXPECT_EQ(run.s.p.y, s.p.y);
+  EXPECT_EQ(run.steps, 1u);
+  EXPECT_EQ(carry.step, 0u) << "the rest of step 0 goes on into the passage";
+  EXPECT_NEAR(carry.rest_h, h - run.t, 1e-15);
+  EXPECT_GT(y[0] + 0.25 * slip_at_edge(carry, run, y, true).n[0], 0.0) << "the centre moves onto the edge";
+}
+
 // ---------------------------------------------------------------------------------------------
 // Whole runs: a recorder of the trace rows (time and centre).
 struct CentreRows {

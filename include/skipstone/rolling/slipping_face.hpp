@@ -69,7 +69,7 @@ SKIPSTONE_HD NoiseStart slip_at_edge(const NoiseStart& c, const Run& run, const 
 // The flat part to the wall with the contact slipping, from the run's face state (its rolling
 // part) and `carry`, the noise where the flight starts (plate coordinates; on return where it
 // ends, for the passage that follows). normal_left: the outward normal of the wall point a flight
-// after an exit starts from. Returns whether an edge passage follows (its entry state written to
+// after an exit starts from (zero for a run's first flight). Returns whether an edge passage follows (its entry state written to
 // y), as TableRollRun::fly_to_edge does; the steps count in the run's step budget.
 // A first step after an exit that ends off the plate (the slip turned a grazing exit round)
 // re-enters the edge at the point it left, when the step's cubic Hermite of the centre's
@@ -87,6 +87,7 @@ SKIPSTONE_HD bool fly_slipping(TableRollRun<Wall>& run, Sink& sink, const OuNois
   const double G = run.m.G;  // the rolling part's flight: roll3's in-plane, roll4's axial gravity
   const double e2 = run.m.eta * run.m.eta;
   const bool from_wall = run.wall.on_wall();
+  const bool after_exit = normal_left.x != 0.0 || normal_left.y != 0.0;  // a start on the rim moving out enters at once
   const auto centre_at = [&](double tau, const double* z) {
     PlateState s = fly_plate<N>(s0, tau, G);
     s.p = s.p + e2 * Vec2{z[0], z[1]};
@@ -133,8 +134,11 @@ SKIPSTONE_HD bool fly_slipping(TableRollRun<Wall>& run, Sink& sink, const OuNois
       run.t = t0 + tk;
       return run.arrive(sink, true, -1, y);
     }
-    bool back = false;  // back over the wall point the flight started from
-    if (k == 0 && from_wall && !(dt <= hs) && !run.wall.contains(s1.p)) {
+    // back over the wall point the flight started from (the wall's solve from a wall point finds
+    // the next crossing, or none at all on the part it starts on: roll4:disc's says 0 for a line
+    // heading out)
+    bool back = false;
+    if (k == 0 && after_exit && (!(dt <= hs) || dt == 0.0) && !run.wall.contains(s1.p)) {
       const double v0 = dot(normal_left, s0.u + e2 * Vec2{z[2], z[3]});
       const double v1 = dot(normal_left, s1.u + e2 * Vec2{z1[2], z1[3]});
       const double theta = noisy_exit_theta(0.0, -hs * v0, -dot(normal_left, s1.p - s0.p), -hs * v1);
