@@ -181,6 +181,17 @@ TEST(SlippingFaces, TheSlipTurnsBetweenPlateAndFrameAsTheVelocityDoes) {
 // A roll3 face flight on a disc so large that the centre stays on the face up to t = 1, under
 // in-plane gravity: (centre, slip) at t = 1 at steps h against h / 16 ... on the same Brownian
 // path.
+// The options of the face flights run directly below: no energy stop (slip), steps enough.
+RollOptions flight_options(double t_max) {
+  RollOptions opt{};
+  opt.t_max = t_max;
+  opt.max_events = 10;
+  opt.energy_tolerance = INFINITY;
+  opt.bounded_depth = INFINITY;
+  opt.max_steps = 100000000;
+  return opt;
+}
+
 struct FaceEnd {
   Vec2 p;
   double n[2];
@@ -188,12 +199,7 @@ struct FaceEnd {
 FaceEnd face_flight_end(double h, std::uint32_t m, std::uint64_t key) {
   const OuNoise ou{0.5, 0.2, kNoiseSlip};
   TableRollRun<TableWall<DiscTable, 6>> run;
-  RollOptions opt{};
-  opt.t_max = 1.0;
-  opt.max_events = 10;
-  opt.energy_tolerance = INFINITY;
-  opt.bounded_depth = INFINITY;
-  opt.max_steps = 100000000;
+  const RollOptions opt = flight_options(1.0);
   PlateState s{};
   s.sheet = 1;
   s.p = Vec2{0.1, -0.2};
@@ -232,12 +238,7 @@ TEST(SlippingFaces, ObservedStrongOrderOfTheFaceFlightIsTheDesignOrder) {
 TEST(SlippingFaces, AGrazingExitTurnedRoundByTheSlipReentersWhereItLeft) {
   const double R = 1.0, h = 1e-3;
   DiscRollRun run;
-  RollOptions opt{};
-  opt.t_max = 10.0;
-  opt.max_events = 10;
-  opt.energy_tolerance = INFINITY;
-  opt.bounded_depth = INFINITY;
-  opt.max_steps = 1000000;
+  const RollOptions opt = flight_options(10.0);
   PlateState s{};
   s.sheet = 1;
   const Vec2 normal{std::cos(0.3), std::sin(0.3)};
