@@ -3,7 +3,8 @@
 // the table (checked with inside tests written here, not the tables' own), the curvature is the
 // derivative of the normal with the documented sign, the breaks are where the curvature jumps or
 // the tangent turns and nowhere else, the inverse maps undo the forward ones, and the point of a
-// real collision (next_hit) maps to a parameter whose point is that collision point.
+// real collision (next_hit) maps to a parameter whose point is that collision point, and each
+// table's clearance is a lower bound on the distance to the wall (exact where it says so).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -535,6 +536,65 @@ TEST(BoundaryGeometry, BoundaryPointIsTheFrame) {
     same(rectangle(2.0, 1.2));
     same(SinaiTable{1.0, 0.3});
     same(StripTable{2.0});
+  }
+}
+
+// ---- clearance: a lower bound on the distance to the wall (the slipping faces' step test) ----
+// The distance of a point to the boundary, from a dense sample of boundary points: at most the
+// sample spacing's sagitta (spacing^2 / (8 radius of curvature)) plus half a spacing's
+// projection onto a straight part above the true distance (kDenseGap).
+constexpr int kDenseSamples = 20000;
+constexpr double kDenseGap = 1e-3;
+// clearance above the true distance: rounding only.
+constexpr double kClearanceRounding = 1e-12;
+
+template <class Table>
+std::vector<Vec2> dense_boundary(const Table& t) {
+  std::vector<Vec2> b(kDenseSamples);
+  for (int i = 0; i < kDenseSamples; ++i) b[i] = frame_at_length(t, t.boundary_length() * i / kDenseSamples).x;
+  return b;
+}
+double sampled_distance(const std::vector<Vec2>& boundary, Vec2 p) {
+  double d = INFINITY;
+  for (const Vec2& b : boundary) d = std::fmin(d, dist(p, b));
+  return d;
+}
+
+// Points of the box [-hx, hx] x [-hy, hy]: clearance never above the distance to the wall and
+// positive inside (<= 0 outside); `exact`: within kDenseGap of it inside.
+template <class Table>
+void check_clearance(const Case<Table>& c, double hx, double hy, bool exact) {
+  std::mt19937_64 gen(17);
+  std::uniform_real_distribution<double> ux(-hx, hx), uy(-hy, hy);
+  const std::vector<Vec2> boundary = dense_boundary(c.table);
+  for (int i = 0; i < 300; ++i) {
+    const Vec2 p{ux(gen), uy(gen)};
+    const double d = sampled_distance(boundary, p), cl = c.table.clearance(p);
+    if (!c.inside(p)) {
+      EXPECT_LE(cl, kClearanceRounding) << c.name << " outside at (" << p.x << ", " << p.y << ")";
+      continue;
+    }
+    EXPECT_GT(cl, 0.0) << c.name << " at (" << p.x << ", " << p.y << ")";
+    EXPECT_LE(cl, d + kClearanceRounding) << c.name << " at (" << p.x << ", " << p.y << ")";
+    if (exact) EXPECT_GE(cl, d - kDenseGap) << c.name << " at (" << p.x << ", " << p.y << ")";
+  }
+}
+
+TEST(BoundaryGeometry, ClearanceIsALowerBoundOnTheDistanceToTheWall) {
+  for (const auto& c : discs()) check_clearance(c, 1.4, 1.4, true);
+  for (const auto& c : stadiums()) check_clearance(c, c.table.a + c.table.R + 0.1, c.table.R + 0.1, true);
+  for (const auto& c : polygons()) check_clearance(c, 1.8, 1.3, true);
+  for (const auto& c : sinais()) check_clearance(c, 0.5, 0.5, true);  // one cell: its scatterer is the nearest
+  for (const auto& c : ellipses()) {
+    check_clearance(c, c.table.a + 0.1, c.table.b + 0.1, false);
+    // the bound at the centre is the distance there, the smaller semi-axis
+    EXPECT_DOUBLE_EQ(c.table.clearance({0.0, 0.0}), std::fmin(c.table.a, c.table.b)) << c.name;
+  }
+  const StripTable strip{2.0};
+  for (double x : {-0.9, -0.2, 0.0, 0.5, 0.99}) {
+    const Vec2 p{x, 3.0};
+    const double left = strip.next_hit(p, {-1.0, 0.0}, 0.0, -1, 1e9).t, right = strip.next_hit(p, {1.0, 0.0}, 0.0, -1, 1e9).t;
+    EXPECT_NEAR(strip.clearance(p), std::fmin(left, right), kClearanceRounding) << "strip at x " << x;
   }
 }
 

@@ -90,9 +90,11 @@ struct DiscWall {
   }
   SKIPSTONE_HD bool on_wall() const { return on_rim; }
   // For a slipping face's flight (slipping_face.hpp): off the rim after its first step; whether
-  // a point lies on the plate C; the wall part a flight from the rim starts on.
+  // a point lies on the plate C, and its distance to the rim; the wall part a flight from the
+  // rim starts on.
   SKIPSTONE_HD void off_wall() { on_rim = false; }
   SKIPSTONE_HD bool contains(Vec2T<T> p) const { return dot(p, p) <= R * R; }
+  SKIPSTONE_HD double clearance(Vec2 p) const { return double(R) - norm(p); }
   SKIPSTONE_HD int wall_part() const { return 0; }
 
   SKIPSTONE_HD T time_to_wall(const PlateStateT<T>& s, T, double, int& part) const {

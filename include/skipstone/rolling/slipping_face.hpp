@@ -9,11 +9,13 @@
 // noisy_transversal.hpp (u the Ornstein-Uhlenbeck process) on the trajectory's time grid, the
 // noise carried over from the edge passage before (NoiseStart, in the plate's coordinates here)
 // and on to the one after; it is driven by the plate's Brownian motion (B_x, B_y), whose frame
-// components drive the edge (noisy_transversal.hpp, slip_drive_in_frame). The wall crossing is searched on the line between the centre's
-// positions at the ends of each step by the wall's own flight solve (time_to_wall), so the entry
-// point lies on the wall; the state there is the Hermite interpolant of X with u linear, as at a
-// passage's exit. Samples (trace --sample, height_series) lie on the same interpolant; the
-// section search (on_flight) gets each step's line; the trace gets a row at every step.
+// components drive the edge (noisy_transversal.hpp, slip_drive_in_frame). The wall crossing is
+// searched on the line between the centre's positions at the ends of each step by the wall's own
+// flight solve (time_to_wall), so the entry point lies on the wall (a line shorter than the
+// wall's clearance around its start, a lower bound on the distance to the wall, asks no solve);
+// the state there is the Hermite interpolant of X with u linear, as at a passage's exit. Samples
+// (trace --sample, height_series) lie on the same interpolant; the section search (on_flight)
+// gets each step's line; the trace gets a row at every step.
 // Heights: roll4's x3 is the flight's (no slip along the axis); roll3's y carries the slip, and
 // its extremes are taken at the step points as on the edge.
 #pragma once
@@ -98,41 +100,51 @@ SKIPSTONE_HD bool fly_slipping(TableRollRun<Wall>& run, Sink& sink, const OuNois
   const bool rest = carry.rest_h > 0.0;  // step 0 finishes the step the junction cut
   const double shift = rest ? h - carry.rest_h : 0.0;
   PlateState s_prev = s0;
+  double tk = 0.0;
+  std::uint64_t step = carry.step;
+  // The flight ends where the current step starts (t_max, the step budget spent, a failure): the
+  // noise there goes on to whatever follows.
+  const auto end_at_step_start = [&](double t_end) {
+    run.s = s_prev;
+    run.t = t_end;
+    run.flight = t_end - t0;
+    carry = {true, {z[2], z[3]}, step, 0.0, {0.0, 0.0, 0.0}};
+    return run.arrive(sink, true, -1, y);
+  };
   for (std::uint64_t k = 0;; ++k) {
-    const double tk = k == 0 ? 0.0 : static_cast<double>(k) * h - shift;
+    tk = k == 0 ? 0.0 : static_cast<double>(k) * h - shift;
+    step = carry.step + k;  // this step's index on the trajectory's grid
     const double hk = k == 0 ? h - shift : h;
-    const std::uint64_t step = carry.step + k;  // this step's index on the trajectory's grid
     const bool at_t_max = !(t_left - tk > 1e-9 * h);
-    if (at_t_max || run.steps >= run.opt.max_steps) {
-      if (!at_t_max) run.status = Status::integrator_failure;
-      run.s = s_prev;
-      run.t = at_t_max ? run.opt.t_max : t0 + tk;
-      run.flight = run.t - t0;
-      carry = {true, {z[2], z[3]}, step, 0.0, {0.0, 0.0, 0.0}};
-      return run.arrive(sink, true, -1, y);
+    if (at_t_max) return end_at_step_start(run.opt.t_max);
+    if (run.steps >= run.opt.max_steps) {
+      run.status = Status::integrator_failure;
+      return end_at_step_start(t0 + tk);
     }
     const bool to_end = t_left - tk < hk;  // the last step, shortened to end at t_max
     const double hs = to_end ? t_left - tk : hk;
-    for (int i = 0; i < 3; ++i) dB[i] = rest && k == 0 ? carry.rest_dW[i] * (hs / hk) : noise.increment(i, step, hs);
-    heun_step(sys, z, f0, hs, dB, z1);  // driven by (B_x, B_y); B_nu drives the edge only
+    const bool cut_before = rest && k == 0;
+    // driven by (B_x, B_y); B_nu drives the edge only, drawn below if a passage follows this step
+    for (int i = 0; i < 2; ++i) dB[i] = cut_before ? carry.rest_dW[i] * (hs / hk) : noise.increment(i, step, hs);
+    heun_step(sys, z, f0, hs, dB, z1);
     sys.drift(z1, f1);
     ++run.steps;
     PlateState s1 = centre_at(tk + hs, z1);
     if (!(isfinite(s1.p.x) && isfinite(s1.p.y) && isfinite(z1[2]) && isfinite(z1[3]))) {
       run.status = Status::non_finite;
-      run.s = s_prev;
-      run.t = t0 + tk;
-      return run.arrive(sink, true, -1, y);
+      return end_at_step_start(t0 + tk);
     }
     PlateState line = s_prev;  // the centre's line over the step, for the wall's flight solve
     line.u = (1.0 / hs) * (s1.p - s_prev.p);
-    int part;
-    double dt = run.wall.time_to_wall(line, 0.0, hs, part);
-    if (part == kWallMissed) {
-      run.status = Status::integrator_failure;
-      run.s = s_prev;
-      run.t = t0 + tk;
-      return run.arrive(sink, true, -1, y);
+    int part = kWallMissed;
+    double dt = INFINITY;
+    // A line shorter than the clearance around its start stays on the plate: no solve.
+    if (!(hs * norm(line.u) < run.wall.clearance(s_prev.p))) {
+      dt = run.wall.time_to_wall(line, 0.0, hs, part);
+      if (part == kWallMissed) {
+        run.status = Status::integrator_failure;
+        return end_at_step_start(t0 + tk);
+      }
     }
     // back over the wall point the flight started from (the wall's solve from a wall point finds
     // the next crossing, or none at all on the part it starts on: roll4:disc's says 0 for a line
@@ -175,6 +187,7 @@ SKIPSTONE_HD bool fly_slipping(TableRollRun<Wall>& run, Sink& sink, const OuNois
       if constexpr (Wall::kChords) {
         if (hit && from_wall && !back) run.chords.add(s0.p, s1.p - s0.p);  // the secant, wall to wall
       }
+      dB[2] = cut_before ? carry.rest_dW[2] * (hs / hk) : noise.increment(2, step, hs);
       const double rest_h = (1.0 - theta) * hs;
       carry = {true, {z1[2], z1[3]}, step + (rest_h > 0.0 ? 0 : 1), rest_h,
                {(1.0 - theta) * dB[0], (1.0 - theta) * dB[1], (1.0 - theta) * dB[2]}};

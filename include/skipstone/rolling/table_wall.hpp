@@ -66,9 +66,11 @@ struct TableWall {
   SKIPSTONE_HD void start(PlateStateT<T>&) { last_part = -1; }
   SKIPSTONE_HD bool on_wall() const { return last_part >= 0; }
   // For a slipping face's flight (slipping_face.hpp): off the part it left after its first
-  // step; whether a point lies on the plate C; the wall part a flight from the wall starts on.
+  // step; whether a point lies on the plate C, and a lower bound on its distance to the wall;
+  // the wall part a flight from the wall starts on.
   SKIPSTONE_HD void off_wall() { last_part = -1; }
   SKIPSTONE_HD bool contains(Vec2T<T> p) const { return table.inside(vec_as<double>(p)); }
+  SKIPSTONE_HD double clearance(Vec2 p) const { return table.clearance(p); }
   SKIPSTONE_HD int wall_part() const { return last_part; }
 
   SKIPSTONE_HD T time_to_wall(const PlateStateT<T>& s, T g_plane, double horizon, int& part) const {

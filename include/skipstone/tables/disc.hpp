@@ -71,6 +71,8 @@ struct DiscTableT {
   }
   SKIPSTONE_HD Vec2T<T> settle(Vec2T<T> x, int /*part*/) const { return settle_on_round_wall(x, inv_R); }
   SKIPSTONE_HD bool inside(Vec2T<T> x) const { return dot(x, x) <= R * R; }
+  // A lower bound on the distance from x to the wall (here exact; <= 0 outside).
+  SKIPSTONE_HD T clearance(Vec2T<T> x) const { return R - norm(x); }
 };
 using DiscTable = DiscTableT<double>;
 

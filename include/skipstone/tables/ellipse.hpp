@@ -77,6 +77,12 @@ struct EllipseTable {
     return {f.x, f.nu, f.part};
   }
   SKIPSTONE_HD bool inside(Vec2 x) const { return x.x * x.x / (a * a) + x.y * x.y / (b * b) <= 1.0; }
+  // A lower bound on the distance from x to the wall (<= 0 outside): x lies on the ellipse
+  // scaled by s = sqrt(x^2/a^2 + y^2/b^2), and s E plus the disc of radius (1 - s) min(a, b),
+  // which E contains, lies in s E + (1 - s) E = E (E convex).
+  SKIPSTONE_HD double clearance(Vec2 x) const {
+    return (1.0 - sqrt(x.x * x.x / (a * a) + x.y * x.y / (b * b))) * (a < b ? a : b);
+  }
 };
 
 }  // namespace skipstone

@@ -94,6 +94,16 @@ struct PolygonTable {
       if (dot(inward_normal(i), x - v[i]) < 0.0) return false;
     return true;
   }
+  // A lower bound on the distance from x to the wall (exact inside a convex polygon: the least
+  // distance to a side's line; <= 0 outside).
+  SKIPSTONE_HD double clearance(Vec2 x) const {
+    double d = INFINITY;
+    for (int i = 0; i < n; ++i) {
+      const double di = dot(inward_normal(i), x - v[i]);
+      d = di < d ? di : d;
+    }
+    return d;
+  }
 };
 
 }  // namespace skipstone

@@ -78,6 +78,9 @@ struct SinaiTable {
     const Vec2 c = cell_centre(x);
     return dot(x - c, x - c) >= rho * rho;
   }
+  // The distance from x to the wall (to the nearest scatterer, that of the nearest lattice
+  // point; <= 0 inside a scatterer).
+  SKIPSTONE_HD double clearance(Vec2 x) const { return norm(x - cell_centre(x)) - rho; }
 };
 
 }  // namespace skipstone

@@ -115,6 +115,12 @@ struct StadiumTable {
     const double dx = fabs(x.x) > a ? fabs(x.x) - a : 0.0;
     return dx * dx + x.y * x.y <= R * R;
   }
+  // A lower bound on the distance from x to the wall (here exact: R less the distance to the
+  // segment |x| <= a on the axis; <= 0 outside).
+  SKIPSTONE_HD double clearance(Vec2 x) const {
+    const double dx = fabs(x.x) > a ? fabs(x.x) - a : 0.0;
+    return R - sqrt(dx * dx + x.y * x.y);
+  }
 };
 
 }  // namespace skipstone

@@ -36,6 +36,8 @@ struct StripTable {
     return {f.x, f.nu, f.part};
   }
   SKIPSTONE_HD bool inside(Vec2 x) const { return fabs(x.x) <= 0.5 * L; }
+  // The distance from x to the wall (<= 0 outside).
+  SKIPSTONE_HD double clearance(Vec2 x) const { return 0.5 * L - fabs(x.x); }
 };
 
 }  // namespace skipstone
