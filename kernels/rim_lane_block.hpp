@@ -16,6 +16,7 @@
 #include "lane_held.hpp"
 #include "skipstone/rolling/disc_transversal.hpp"
 #include "skipstone/rolling/noisy_disc.hpp"
+#include "skipstone/rolling/noisy_disc_transversal.hpp"
 #include "skipstone/rolling/roll4_disc.hpp"
 #include "skipstone/sinks.hpp"
 

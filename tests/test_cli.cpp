@@ -559,7 +559,12 @@ TEST_F(CliTest, TraceSampleGivesTheStateEveryDt) {
   const fs::path disc4 = write_config("disc4.json", R"({"system": "roll4:disc",
       "parameters": {"R": 1.0, "r": 0.1, "eta": 0.5, "g_effective": 1.0},
       "initial": {"x1": 0.5, "v1": -0.8, "v2": 1.0, "v3": 0.2, "S12": 0.61, "S23": -1.0}, "stop": {"t_max": 2.5}})");
-  for (const auto& [cfg, n_rows] : {std::pair{cyl, 11u}, std::pair{planes, 0u}, std::pair{disc4, 11u}}) {
+  // a noisy Figure-18 passage: one run, the samples on its steps' interpolant (noisy_disc_transversal.hpp)
+  const fs::path noisy18 = write_config("noisy18.json", R"({"system": "roll4:disc-transversal",
+      "parameters": {"R": 1.0, "r": 1.0, "eta": 0.5, "noise": 1, "noise_sigma": 0.3, "noise_tau": 0.5, "noise_dt": 0.001},
+      "initial": {"start": "rim_entry", "speed": 1.0, "v2": 0.3, "S12": 0.3}, "stop": {"t_max": 2.5}})");
+  for (const auto& [cfg, n_rows] :
+       {std::pair{cyl, 11u}, std::pair{planes, 0u}, std::pair{disc4, 11u}, std::pair{noisy18, 11u}}) {
     const fs::path ev = dir_ / "events.csv", sm = dir_ / "samples.csv";
     // the same two files for every config: --overwrite
     ASSERT_EQ(skipstone("trace " + shell_quote(cfg.string()) + " --out " + shell_quote(ev.string()) + " --overwrite").rc, 0);

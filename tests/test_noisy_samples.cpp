@@ -5,10 +5,11 @@
 // steps around it; sampling leaves the trajectory unchanged; at sigma = 0 the samples are the
 // deterministic model's (exact stops of its GBS passages) to the scheme's accuracy. roll4:disc
 // (slip and roughness), roll4:stadium (slip, over its breaks) and roll3:stadium (roughness under
-// in-plane gravity).
+// in-plane gravity); roll4:disc-transversal's samples (states, not rows) lie on its own steps.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -176,6 +177,102 @@ TEST(NoisySamples, SigmaZeroSamplesAreTheDeterministicModels) {
     EXPECT_GT(inside, 20) << c.name;
     EXPECT_LE(worst, kSigmaZeroTolerance) << c.name;
   }
+}
+
+// ---- roll4:disc-transversal: one run, its samples on its own steps ----
+// The states a state-sample sink (takes_state_samples, as `trace --sample` uses) gets from a
+// noisy Figure-18 passage: one at every multiple of DT up to the exit, each on the interpolant of
+// the steps around it (the noise components linear in time), the steps the same as without
+// samples. A run stopped at the sample time instead ends on a shortened step whose increment
+// sqrt(theta h) xi is not the path's theta sqrt(h) xi: its noise differs by about
+// sigma sqrt(2 h / tau) (sqrt(theta) - theta) |xi| (~1e-3 here).
+struct TransversalRecorder {
+  static constexpr int N = NoisyTransversalSystem::N;
+  explicit TransversalRecorder(double step) : dt(step) {}
+  double dt;
+  double k = 0.0;
+  std::vector<double> step_t = {}, sample_t = {};
+  std::vector<std::array<double, N>> steps = {}, samples = {};
+  double next_sample() const { return k * dt; }
+  void on_sample(double t, const double* y) {
+    sample_t.push_back(t);
+    samples.push_back(state(y));
+    k += 1.0;
+  }
+  void on_step(double t, const double* y) {
+    step_t.push_back(t);
+    steps.push_back(state(y));
+  }
+  static std::array<double, N> state(const double* y) {
+    std::array<double, N> s;
+    std::copy(y, y + N, s.begin());
+    return s;
+  }
+};
+
+// The last step of a run: its state.
+struct LastStep {
+  std::array<double, NoisyTransversalSystem::N> y = {};
+  void on_step(double, const double* s) { std::copy(s, s + NoisyTransversalSystem::N, y.begin()); }
+};
+
+TEST(NoisySamples, TransversalSamplesLieOnTheRunsOwnSteps) {
+  // h = 2.5e-4 and DT = 1/64: most samples fall inside a step
+  constexpr int kFirstNoise = NoisyTransversalSystem::kFirstNoise;
+  constexpr double kNoiseLinear = 1e-12;          // a linear interpolation's rounding
+  constexpr double kStoppedRunNoiseApart = 1e-5;  // far below the expected ~1e-3
+  const nlohmann::json cfg = nlohmann::json::parse(R"({"system": "roll4:disc-transversal",
+      "parameters": {"R": 1.0, "r": 1.0, "eta": 0.5, "noise": 1, "noise_sigma": 0.3, "noise_tau": 0.5,
+                     "noise_dt": 0.00025},
+      "initial": {"start": "rim_entry", "speed": 1.0, "v2": 0.3, "S12": 0.3},
+      "stop": {"t_max": 40.0}, "options": {"max_steps": 100000000}})");
+  const RunConfig rc = config_from(cfg);
+  using Transversal = Variant<ModelKind::roll_disc_transversal, TableKind::none, Precision::float64, GravityKind::any>;
+  TransversalRecorder rec(kDt);
+  const TrajectoryResult res = simulate_variant<Transversal>(rc.spec, 0, rec);
+  ASSERT_EQ(res.status, Status::exited);
+  ASSERT_EQ(rec.samples.size(), static_cast<std::size_t>(std::floor(res.exit_time / kDt)) + 1);
+
+  // the steps as without samples
+  TransversalRecorder plain(INFINITY);
+  plain.k = 1.0;  // next_sample() = inf: none due
+  const TrajectoryResult unsampled = simulate_variant<Transversal>(rc.spec, 0, plain);
+  EXPECT_EQ(unsampled.exit_time, res.exit_time);
+  ASSERT_EQ(plain.steps, rec.steps);
+
+  double worst_noise = 0.0, stopped_apart = 0.0;
+  int inside = 0;
+  std::size_t b = 0;  // the first step at or after the sample
+  for (std::size_t k = 0; k < rec.samples.size(); ++k) {
+    const double ts = rec.sample_t[k];
+    ASSERT_EQ(ts, k * kDt);
+    while (b < rec.step_t.size() && rec.step_t[b] < ts) ++b;
+    ASSERT_LT(b, rec.step_t.size());
+    if (rec.step_t[b] == ts) {
+      EXPECT_EQ(rec.samples[k], rec.steps[b]) << "a sample at a step point is that step";
+      continue;
+    }
+    ++inside;
+    const double f = (ts - rec.step_t[b - 1]) / (rec.step_t[b] - rec.step_t[b - 1]);
+    for (int i = kFirstNoise; i < TransversalRecorder::N; ++i) {
+      const double line = rec.steps[b - 1][i] + f * (rec.steps[b][i] - rec.steps[b - 1][i]);
+      worst_noise = std::max(worst_noise, std::fabs(rec.samples[k][i] - line));
+    }
+    if (k % 64 == 1) {  // a run stopped at the sample time: another path's noise there
+      RunConfig stopped = rc;
+      stopped.spec.t_max = ts;
+      LastStep last;
+      simulate_variant<Transversal>(stopped.spec, 0, last);
+      for (int i = kFirstNoise; i < TransversalRecorder::N; ++i)
+        stopped_apart = std::max(stopped_apart, std::fabs(last.y[i] - rec.samples[k][i]));
+    }
+  }
+  std::printf("roll4:disc-transversal slip: %zu samples (%d inside steps) to the exit at %.4g; noise off the steps' line "
+              "%.2g; a run stopped at the sample time off by up to %.2g\n",
+              rec.samples.size(), inside, res.exit_time, worst_noise, stopped_apart);
+  EXPECT_GT(inside, 100);
+  EXPECT_LE(worst_noise, kNoiseLinear);
+  EXPECT_GT(stopped_apart, kStoppedRunNoiseApart);
 }
 
 }  // namespace

@@ -1,13 +1,16 @@
 // Recording one trajectory's rows: its events, or (sample_dt > 0) its state every DT for smooth
 // figure curves: most systems by runs stopped at t_max = k DT (exact flights, or the integrator's
 // last step shortened to k DT), the rolling tables (roll4:disc, roll3:<table>, roll4:<table>) in
-// one run that stops off to the side at each sample time (include/skipstone/rolling/disc_output.hpp).
+// one run that stops off to the side at each sample time (include/skipstone/rolling/disc_output.hpp),
+// a noisy roll4:disc-transversal run in one run on its steps' interpolant (a run stopped at k DT
+// would end on a shortened step whose Wiener increment is another noise path's).
 #include "trace_session.hpp"
 
 #include <cmath>
 #include <type_traits>
 
 #include "config_error.hpp"
+#include "skipstone/rolling/noisy_transversal.hpp"
 #include "skipstone/sinks.hpp"
 #include "trace_recorder.hpp"
 
@@ -34,25 +37,37 @@ struct FinalEventFilter {
 
 constexpr double kMaxSamples = 1e6;
 
-// The rolling tables: the model emits on_sample rows at k DT (disc_output.hpp); the last event is kept
-// so that a run ending between two samples (max_events, a failure) ends on its final state.
-struct DiscSampleSink {
-  DiscSampleSink(TraceRecorder* r, double step) : rec(r), dt(step) {}
-  TraceRecorder* rec;
+// The clock of a sampled run: next_sample() = k DT; taken(t) after each sample.
+struct SampleClock {
+  explicit SampleClock(double step) : dt(step) {}
   double dt;
   double k = 0.0;
   double last_sample = -INFINITY;
+
+  double next_sample() const { return k * dt; }
+  void check_room() const {
+    if (k > kMaxSamples) throw UsageError("--sample: more than 1e6 samples before the run stops");
+  }
+  void taken(double t) {
+    last_sample = t;
+    k += 1.0;
+  }
+};
+
+// The rolling tables: the model emits on_sample rows at k DT (disc_output.hpp); the last event is kept
+// so that a run ending between two samples (max_events, a failure) ends on its final state.
+struct DiscSampleSink : SampleClock {
+  DiscSampleSink(TraceRecorder* r, double step) : SampleClock(step), rec(r) {}
+  TraceRecorder* rec;
   bool have_event = false;
   double event_t = 0.0;
   Vec3 event_x, event_nu;
   State3D event_state;
 
-  double next_sample() const { return k * dt; }
   void on_sample(double t, Vec3 x, const State3D& s, Vec3 nu) {
-    if (k > kMaxSamples) throw UsageError("--sample: more than 1e6 samples before the run stops");
+    check_room();
     rec->on_event(t, x, s, nu);
-    last_sample = t;
-    k += 1.0;
+    taken(t);
   }
   template <class V, class S>
   void on_event(double t, V x, const S& s, V nu) {
@@ -71,12 +86,45 @@ struct DiscSampleSink {
   }
 };
 
+// A noisy roll4:disc-transversal run: the model emits on_sample(t, y) at k DT with the
+// transversal state y (noisy_disc_transversal.hpp); the last step is kept so that a run ending
+// between two samples (an exit, a failure) ends on its final state.
+struct StateSampleSink : SampleClock {
+  static constexpr int N = NoisyTransversalSystem::N;
+  StateSampleSink(TraceRecorder* r, double step) : SampleClock(step), rec(r) {}
+  TraceRecorder* rec;
+  bool have_step = false;
+  double step_t = 0.0;
+  double step_y[N] = {};
+
+  void on_sample(double t, const double* y) {
+    check_room();
+    rec->on_step(t, y);
+    taken(t);
+  }
+  void on_step(double t, const double* y) {
+    have_step = true;
+    step_t = t;
+    for (int i = 0; i < N; ++i) step_y[i] = y[i];
+  }
+  void finish() {
+    if (have_step && step_t > last_sample) rec->on_step(step_t, step_y);
+  }
+};
+
 void record_samples(const RunConfig& rc, std::uint64_t index, double dt, TraceRecorder& rec) {
   const Sampling sampling = rc.system.traits.sampling;
   if (std::isfinite(rc.spec.t_max) && rc.spec.t_max / dt > kMaxSamples) throw UsageError("--sample: more than 1e6 samples up to t_max");
   if (sampling == Sampling::sink) {
     DiscSampleSink sink(&rec, dt);
     simulate_trajectory(rc.spec, index, sink);
+    sink.finish();
+    return;
+  }
+  if (rc.system.traits.model == ModelKind::roll_disc_transversal && scan_point(rc.spec, index).p[P_NOISE] != kNoiseNone) {
+    using Transversal = Variant<ModelKind::roll_disc_transversal, TableKind::none, Precision::float64, GravityKind::any>;
+    StateSampleSink sink(&rec, dt);
+    simulate_variant<Transversal>(rc.spec, index, sink);  // noise runs in double only
     sink.finish();
     return;
   }

@@ -16,6 +16,7 @@
 #include "skipstone/rolling/driven_ball_run.hpp"
 #include "skipstone/rolling/driven_disk_run.hpp"
 #include "skipstone/rolling/noisy_disc.hpp"
+#include "skipstone/rolling/noisy_disc_transversal.hpp"
 #include "skipstone/rolling/noisy_inside_cylinder.hpp"
 #include "skipstone/rolling/noisy_table.hpp"
 #include "skipstone/rolling/roll3_inside_cylinder.hpp"

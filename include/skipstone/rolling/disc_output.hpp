@@ -104,6 +104,16 @@ struct wants_samples : std::false_type {};
 template <class Sink>
 struct wants_samples<Sink, std::void_t<decltype(std::declval<Sink&>().next_sample())>> : std::true_type {};
 
+// Whether a sink takes its samples as states, on_sample(t, y) (a noisy roll4:disc-transversal
+// run's trace --sample, whose rows are the transversal state), rather than as rows.
+template <class Sink, class = void>
+struct takes_state_samples : std::false_type {};
+template <class Sink>
+struct takes_state_samples<
+    Sink, std::void_t<decltype(std::declval<Sink&>().next_sample()),
+                      decltype(std::declval<Sink&>().on_sample(0.0, static_cast<const double*>(nullptr)))>>
+    : std::true_type {};
+
 // Whether `sink` asks for samples in this run: it has the interface and a sample time is due (a
 // collecting run's sink has the interface and asks only where the height series is kept).
 template <class Sink>
@@ -123,7 +133,8 @@ SKIPSTONE_HD void sample_flight(Sink& sink, const PlateStateT<T>& s, double t, d
 }
 
 // A step sink that emits its sink's samples (next_sample / on_sample) inside each accepted step
-// of a passage, then passes the step on to `steps` (whose row(y) makes a sample's row). The
+// of a passage, then passes the step on to `steps` (whose row(y) makes a sample's row; a sink
+// that takes states, takes_state_samples, gets the state itself). The
 // state at a sample time inside a step comes from `inside` (RimPartialStep for the GBS passages,
 // noisy_samples.hpp for the stochastic ones): inside.at(y0, t0, y1, t1, ts, ys) writes the state
 // at ts in (t0, t1) from the step's ends; new_step() comes before a step's first sample. t0:
@@ -147,8 +158,12 @@ struct SampledSteps {
         } else {
           inside.at(y_prev, t_prev, y, t, T(ts - t0), ys);
         }
-        const DiscRow row = steps.row(ys);
-        out.on_sample(ts, row.x, row.state, row.nu);
+        if constexpr (takes_state_samples<Sink>::value) {
+          out.on_sample(ts, ys);
+        } else {
+          const DiscRow row = steps.row(ys);
+          out.on_sample(ts, row.x, row.state, row.nu);
+        }
       }
     }
     t_prev = t;

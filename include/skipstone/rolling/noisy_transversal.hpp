@@ -349,23 +349,4 @@ SKIPSTONE_HD RimRun<N, double> rim_run_head(const RimRun<M, double>& run) {
   return head;
 }
 
-// The noisy Figure-18 pixel `index`: the entry as disc_transversal_start sets it up, the noise
-// of (seed, index, realisation).
-template <class Sink>
-SKIPSTONE_HD TrajectoryResult simulate_noisy_transversal(const ScanSpec& spec, const ScanPoint& pt, std::uint64_t index,
-                                                         Sink& sink) {
-  const TransversalStart<double> st = disc_transversal_start<double>(spec, pt);
-  if (st.masked) return masked_result();
-  const double* p = pt.p;
-  const DiscTransversalSystem& d = st.passage.sys;
-  const NoisyTransversalSystem sys{d.kappa, d.r, d.eta, noise_of(pt)};
-  const CounterNoise noise{trajectory_noise_key(spec, pt, index)};
-  const RimRun<8, double> run =
-      integrate_noisy_passage(sys, st.y0, p[P_NOISE_DT], spec.t_max, spec.max_steps, noise, sink);
-  const double e0 = st.passage.xi * st.passage.xi;
-  const double e = run.y[0] * run.y[0] + run.y[1] * run.y[1] + run.y[2] * run.y[2];
-  RimPassage out{run.status, run.side, run.t, run.y[5], fabs(e - e0) / e0, run.steps, {}};
-  return disc_transversal_result(out);
-}
-
 }  // namespace skipstone
