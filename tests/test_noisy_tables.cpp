@@ -9,7 +9,7 @@
 // edge and a cap, against a run at 1/16 of the finest step on the same Brownian path;
 // realisations reproducible, different and independent of the chunking (the CPU lanes); the
 // config's refusals (float, no_twist, Lyapunov and contact observables); the preset
-// examples/noisy_roll4_stadium.json.
+// examples/noisy_roll4_stadium.json; a slipping contact held at a polygon's corner.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,6 +18,7 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -435,6 +436,56 @@ TEST(NoisyTables, PresetNoisyRoll4StadiumRuns) {
     EXPECT_GT(one.events, 0u) << "trajectory " << i;
     EXPECT_LT(one.energy_error, kProjectedEnergyTolerance) << "trajectory " << i;
   }
+}
+
+// The trace rows whose contact point is at `vertex`: how many, and the first and last time.
+struct AtTheVertex {
+  static constexpr double kAtTheVertex = 1e-12;
+  Vec2 vertex;
+  double r;
+  int rows = 0;
+  double first = INFINITY, last = -INFINITY;
+  template <class V, class S>
+  void on_event(double t, V x, const S&, V nu) {
+    if constexpr (std::is_same_v<V, Vec3>) {
+      const Vec3 c = x - r * nu;
+      if (std::hypot(c.x - vertex.x, c.y - vertex.y) < kAtTheVertex) {
+        ++rows;
+        first = std::min(first, t);
+        last = std::max(last, t);
+      }
+    }
+  }
+  template <class T>
+  void on_step(T, const T*) {}
+};
+
+// A slipping contact driven into a polygon's corner, whose vertex piece (no slip there) rolls it
+// back onto the edge: the contact is held at the vertex while the clock runs, and goes on along
+// the edge once the slip stops driving it into the corner (noisy_passages.hpp). Before, the two
+// pieces handed the contact to each other inside the same instant until the step budget ran
+// out (integrator_failure at t = 1.093 here).
+TEST(NoisyTables, ASlippingContactDrivenIntoACornerIsHeldThereWhileTheClockRuns) {
+  constexpr std::uint64_t kIndex = 1415;  // of examples/roll3_polygon.json's grid, slip at sigma 0.1
+  constexpr double kNoiseDt = 1e-3;
+  const Vec2 vertex{-0.951057, 0.309017};  // the preset's second vertex
+  const std::string path = std::string(SKIPSTONE_SOURCE_DIR) + "/examples/roll3_polygon.json";
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << path;
+  nlohmann::json config = nlohmann::json::parse(in);
+  config["parameters"]["noise"] = kNoiseSlip;
+  config["parameters"]["noise_sigma"] = 0.1;
+  config["parameters"]["noise_dt"] = kNoiseDt;
+  config["stop"] = {{"t_max", 5.0}};
+  const RunConfig rc = config_from(config);
+  AtTheVertex corner{vertex, scan_point(rc.spec, kIndex).p[P_BALL_R]};
+  const TrajectoryResult res = simulate_trajectory(rc.spec, kIndex, corner);
+  std::printf("held at the corner: %d rows over t in [%.6g, %.6g]; the run %s at t %.6g\n", corner.rows, corner.first,
+              corner.last, status_name(res.status), res.t_end);
+  EXPECT_EQ(res.status, Status::finished);
+  EXPECT_EQ(res.t_end, 5.0);
+  EXPECT_GE(corner.rows, 10);
+  EXPECT_GE(corner.last - corner.first, 10 * kNoiseDt);
 }
 
 }  // namespace

@@ -14,6 +14,12 @@
 //     of the plate (noisy_transversal.hpp, slip_drive_in_frame) whose increment over step j of
 //     the grid is number j of the trajectory's sequence, whatever the step is spent on.
 // A sink that asks for samples gets them on the steps' interpolants (noisy_samples.hpp).
+// A polygon's corner under slip: the slip is off on the vertex piece (noisy_table.hpp), so the
+// centre's velocity along the wall differs between a corner's edge piece (w2 + eta^2 u2) and its
+// vertex piece (w2). Where the one drives the contact into the corner and the other drives it
+// back, neither piece can be followed on (a step on either crosses back at once): the contact
+// is held at the vertex (NoisyEdgeSystem::hold, a sliding motion) until one of the two stops
+// driving it there, and then goes on along the edge or over the corner.
 #pragma once
 #include <cstdint>
 
@@ -22,6 +28,27 @@
 #include "skipstone/rolling/slipping_face.hpp"
 
 namespace skipstone {
+
+// After a passage that ended at a break of the wall, the run on the piece beyond it: the end
+// of that piece at which a slipping contact is to be held (NoisyEdgeSystem::hold; 0: none),
+// the run moved back to the piece before where that is the one to hold it on or the held
+// contact goes on along it. `before`: the passage's system, `end` its state at the break.
+template <class Wall, class NoisySystem, class Sys>
+SKIPSTONE_HD int corner_hold(TableRollRun<Wall>& run, NoisySystem noisy_system, const Sys& before, const double* end,
+                             double* y) {
+  const auto back = [&] { run.wall.next_piece(run.sys, y); };
+  if (before.hold != 0) {  // released
+    if (before.released_along_this_piece(end)) back();
+    return 0;
+  }
+  const Sys after = noisy_system(run);
+  const double s = y[5] == after.edge.arc.q_lo ? 1.0 : -1.0;  // the direction it moved in
+  const bool slips_before = before.kind() == kNoiseSlip, slips_after = after.kind() == kNoiseSlip;
+  if (slips_before == slips_after || !(s * after.wall_velocity(end) < 0.0)) return 0;  // it goes on
+  if (slips_after) return s > 0.0 ? -1 : 1;  // held on the edge piece it entered
+  back();                                    // held on the edge piece it came from
+  return s > 0.0 ? 1 : -1;
+}
 
 // The rest of a noisy run from its start: on_edge, a passage from the frame state y follows (a
 // rim_entry start), else the run starts on a face. trajectory_noise: keyed by the trajectory
@@ -39,9 +66,11 @@ SKIPSTONE_HD void noisy_roll_passages(TableRollRun<Wall>& run, const OuNoise& no
   if (slip && on_edge) from = slip_at_edge(from, run, y, true);
   std::uint64_t passage = 0;
   EdgeSectionOf<Sink, Wall, true> section{};  // the section's search of the steps
+  int hold = 0;                                // slip held at a polygon's corner
   while (on_edge) {
     using Sys = decltype(noisy_system(run));
-    const Sys sys = noisy_system(run);
+    Sys sys = noisy_system(run);
+    if constexpr (rim_has_breaks<Sys>::value) sys.hold = hold;
     auto steps = run.edge_steps(sink, &section);  // reads the first N components of each step's state
     NoiseStart onward;
     const CounterNoise noise_here =
@@ -55,7 +84,13 @@ SKIPSTONE_HD void noisy_roll_passages(TableRollRun<Wall>& run, const OuNoise& no
     }
     from = onward;
     const EdgeEnd next = run.leave_piece(rim_run_head<N>(rn), y);
-    if (next == EdgeEnd::next_piece) continue;
+    if (next == EdgeEnd::next_piece) {
+      if constexpr (rim_has_breaks<Sys>::value) {
+        if (slip) hold = corner_hold(run, noisy_system, sys, rn.y, y);
+      }
+      continue;
+    }
+    hold = 0;
     if (next != EdgeEnd::plate) break;
     if (!slip) {
       from = NoiseStart{};

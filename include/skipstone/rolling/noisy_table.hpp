@@ -37,6 +37,12 @@ struct NoisyEdgeSystem {
   static constexpr int N = N_ + 2;
   static constexpr int kFirstNoise = N_;
   static constexpr bool kHasBreaks = true;
+  // A slipping contact held at the end `hold` of this piece (+1 its q_hi, -1 its q_lo; 0 free):
+  // at a polygon's corner where the slip drives the contact into the vertex piece, whose rolling
+  // (without slip) drives it back (noisy_passages.hpp). The contact stays at the vertex with
+  // the part of the slip along the wall that keeps it there (u2 = -w2 / eta^2: the centre's
+  // velocity along the wall zero), the equivalent control of this sliding motion.
+  int hold = 0;
 
   SKIPSTONE_HD int noises() const { return noise.noises(); }
   SKIPSTONE_HD double diffusion() const { return noise.diffusion(); }
@@ -57,7 +63,8 @@ struct NoisyEdgeSystem {
     const double q = y[5];
     double kn, kd, C;
     edge.arc.curvature_terms(q, kn, kd, C);
-    const NoisyRates rates = noisy_transversal_rates(kn, kd, C, edge.r, edge.eta, kind(), y[N_], y[N_ + 1], y, f);
+    const double n2 = hold != 0 ? -y[1] / (edge.eta * edge.eta) : y[N_ + 1];
+    const NoisyRates rates = noisy_transversal_rates(kn, kd, C, edge.r, edge.eta, kind(), y[N_], n2, y, f);
     if (edge.inplane_gravity()) {
       double e1y, e2y;
       edge.arc.normal_y(q, e1y, e2y);
@@ -83,13 +90,37 @@ struct NoisyEdgeSystem {
     if constexpr (N_ == 10) noisy_rescale_block(y + 6, edge.k2_total - 2.0 * edge.G * y[9]);
   }
 
+  // The centre's velocity along the wall (w2 + eta^2 u2 under slip): q moves with its sign.
+  SKIPSTONE_HD double wall_velocity(const double* y) const {
+    return kind() == kNoiseSlip ? y[1] + edge.eta * edge.eta * y[N_ + 1] : y[1];
+  }
+
   // The edge system's margin to the ends of the piece, its rate with the centre's velocity
-  // along the wall (w2 + eta^2 u2 under slip).
+  // along the wall; held at a corner, the margin of the two conditions that hold it
+  // (hold_margin).
   SKIPSTONE_HD double break_margin(const double* y, double& rate) const {
+    if (hold != 0) return hold_margin(y, rate);
     double z[N_];
     for (int k = 0; k < N_; ++k) z[k] = y[k];
-    if (kind() == kNoiseSlip) z[1] += edge.eta * edge.eta * y[N_ + 1];
+    z[1] = wall_velocity(y);
     return edge.break_margin(z, rate);
+  }
+
+  // Held: the lesser of hold (w2 + eta^2 n2) (the slip drives the contact into the corner) and
+  // -hold w2 (the rolling on the vertex piece drives it back), with its rate.
+  SKIPSTONE_HD double hold_margin(const double* y, double& rate) const {
+    double f[N];
+    drift(y, f);
+    const double e2 = edge.eta * edge.eta;
+    const double in = hold * (y[1] + e2 * y[N_ + 1]), back = -hold * y[1];
+    rate = in < back ? hold * (f[1] + e2 * f[N_ + 1]) : -hold * f[1];
+    return in < back ? in : back;
+  }
+  // At the end of a held passage: whether it ends because the slip stopped driving the contact
+  // into the corner (the run goes on along this piece; else into the vertex piece).
+  SKIPSTONE_HD bool released_along_this_piece(const double* y) const {
+    const double e2 = edge.eta * edge.eta;
+    return hold * (y[1] + e2 * y[N_ + 1]) <= -hold * y[1];
   }
 };
 
