@@ -576,7 +576,9 @@ void check_clearance(const Case<Table>& c, double hx, double hy, bool exact) {
     }
     EXPECT_GT(cl, 0.0) << c.name << " at (" << p.x << ", " << p.y << ")";
     EXPECT_LE(cl, d + kClearanceRounding) << c.name << " at (" << p.x << ", " << p.y << ")";
-    if (exact) EXPECT_GE(cl, d - kDenseGap) << c.name << " at (" << p.x << ", " << p.y << ")";
+    if (exact) {
+      EXPECT_GE(cl, d - kDenseGap) << c.name << " at (" << p.x << ", " << p.y << ")";
+    }
   }
 }
 
