@@ -90,6 +90,20 @@ struct NoisyEdgeSystem {
     if constexpr (N_ == 10) noisy_rescale_block(y + 6, edge.k2_total - 2.0 * edge.G * y[9]);
   }
 
+  // How many times faster than the ball's own rolling, (|v1| + |v2|) / r, the state turns (the
+  // scheme's sub-steps, noisy_transversal.hpp): the rotation rates of the velocity-spin block and
+  // of phi, (|fc| + |fs|) |v2| + |v1| / r, with fc, fs the curvature terms of the rates
+  // (1 / (r sin phi) on a vertex piece near its pole), over it.
+  SKIPSTONE_HD double step_speedup(const double* y) const {
+    double kn, kd, C;
+    edge.arc.curvature_terms(y[5], kn, kd, C);
+    const double w = kn / (kd - edge.r * kn * y[4]);
+    const double v1 = fabs(kind() == kNoiseSlip ? y[0] + edge.eta * edge.eta * y[N_] : y[0]);
+    const double v2 = hold != 0 ? 0.0 : fabs(wall_velocity(y));
+    const double own = (v1 + v2) / edge.r;
+    return own > 0.0 ? ((fabs(w * y[3]) + fabs(w * y[4])) * v2 + v1 / edge.r) / own : 1.0;
+  }
+
   // The centre's velocity along the wall (w2 + eta^2 u2 under slip): q moves with its sign.
   SKIPSTONE_HD double wall_velocity(const double* y) const {
     return kind() == kNoiseSlip ? y[1] + edge.eta * edge.eta * y[N_ + 1] : y[1];

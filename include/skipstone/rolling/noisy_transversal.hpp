@@ -241,6 +241,36 @@ struct NoiseStart {
   double rest_dW[3] = {0.0, 0.0, 0.0};  // of the driving processes (drivers(), drive())
 };
 
+// Sub-steps of a fixed step where the state turns fast for it: a system with step_speedup(y)
+// (how many times faster than the ball's own rolling its state turns: noisy_table.hpp, a
+// polygon's vertex piece near its pole, whose rates grow like 1 / (r sin phi)) takes a step
+// where that exceeds kSubStepSpeedup in sub-steps of the step's length over it (each turning the
+// state as far as a step of its own rolling would; at least kMinSubStep of the step, the last
+// one what is left), the step's Wiener increments split in proportion to time (the Brownian path
+// linear over the step, as a cut step's rest is), so that the run keeps its time grid and
+// Brownian path. Elsewhere the whole step at once: the plain scheme, bit for bit.
+template <class Sys, class = void>
+struct has_step_speedup : std::false_type {};
+template <class Sys>
+struct has_step_speedup<
+    Sys, std::void_t<decltype(std::declval<const Sys&>().step_speedup(static_cast<const double*>(nullptr)))>>
+    : std::true_type {};
+constexpr double kSubStepSpeedup = 2.0;
+constexpr double kMinSubStep = 1e-6;  // of the step: at most a million sub-steps
+
+// The next sub-step of a step of length h whose rest is `rest`, from the state y.
+template <class Sys>
+SKIPSTONE_HD double sub_step(const Sys& sys, const double* y, double h, double rest) {
+  if constexpr (has_step_speedup<Sys>::value) {
+    const double speedup = sys.step_speedup(y);
+    if (!(speedup > kSubStepSpeedup)) return rest;
+    const double cut = h / speedup > kMinSubStep * h ? h / speedup : kMinSubStep * h;
+    return cut < rest ? cut : rest;
+  } else {
+    return rest;
+  }
+}
+
 // The key of passage j's noise sequence in the trajectory whose noise key is `key`.
 SKIPSTONE_HD SKIPSTONE_INLINE std::uint64_t passage_noise_key(std::uint64_t key, std::uint64_t passage) {
   return mix64(key ^ mix64(passage + 0x2545f4914f6cdd1dULL));
@@ -288,54 +318,67 @@ SKIPSTONE_HD RimRun<Sys::N, double> integrate_noisy_passage(const Sys& sys, cons
     const double hs = to_end ? t_max - t : h_step;
     for (int i = 0; i < sys.drivers(); ++i)
       dB[i] = rest && out.steps == 0 ? from.rest_dW[i] * (hs / h_step) : noise.increment(i, from.step + out.steps, hs);
-    sys.drive(y, dB, dW);
-    heun_step(sys, y, f0, hs, dW, y1);
-    sys.project(y1);
-    sys.drift(y1, f1);
     ++out.steps;
-    bool finite = true;
-    for (int k = 0; k < N; ++k) finite = finite && isfinite(y1[k]);
-    if (!finite) {
-      out.status = Status::non_finite;
-      out.t = t;
-      break;
-    }
-    const double g0 = y[4], d0 = hs * f0[4], g1 = y1[4], d1 = hs * f1[4];
-    double theta = g1 < 0.0 || (d0 < 0.0 && d1 > 0.0) ? noisy_exit_theta(g0, d0, g1, d1) : -1.0;
-    bool at_break = false;
-    if constexpr (rim_has_breaks<Sys>::value) {
-      double r0, r1;
-      const double m0 = sys.break_margin(y, r0), m1 = sys.break_margin(y1, r1);
-      const double theta_b = m1 < 0.0 ? noisy_exit_theta(m0, hs * r0, m1, hs * r1) : -1.0;
-      at_break = theta_b >= 0.0 && (theta < 0.0 || theta_b < theta);
-      if (at_break) theta = theta_b;
-    }
-    if (theta >= 0.0) {
-      const double s = theta;
-      noisy_step_between<N, F>(y, f0, y1, f1, hs, s, y);
-      if (onward) {
-        const double rest_h = (1.0 - s) * hs;
-        *onward = {true, {y[F], y[N - 1]}, from.step + out.steps - (rest_h > 0.0 ? 1 : 0), rest_h,
-                   {(1.0 - s) * dB[0], (1.0 - s) * dB[1], (1.0 - s) * dB[2]}};
+    bool over = false;
+    for (double done = 0.0;;) {  // the step's sub-steps (one but where the state turns fast)
+      const double hm = sub_step(sys, y, hs, hs - done), tj = t + done;
+      const bool last = !(hm < hs - done);
+      double dBj[3];
+      for (int i = 0; i < sys.drivers(); ++i) dBj[i] = dB[i] * (hm / hs);
+      sys.drive(y, dBj, dW);
+      heun_step(sys, y, f0, hm, dW, y1);
+      sys.project(y1);
+      sys.drift(y1, f1);
+      bool finite = true;
+      for (int k = 0; k < N; ++k) finite = finite && isfinite(y1[k]);
+      if (!finite) {
+        out.status = Status::non_finite;
+        out.t = tj;
+        over = true;
+        break;
       }
-      if (at_break) {
-        out.side = kRimBreakSide;
-      } else {
-        out.side = y[3] > 0.0 ? 1 : -1;
-        y[3] = out.side;
-        y[4] = 0.0;
+      const double g0 = y[4], d0 = hm * f0[4], g1 = y1[4], d1 = hm * f1[4];
+      double theta = g1 < 0.0 || (d0 < 0.0 && d1 > 0.0) ? noisy_exit_theta(g0, d0, g1, d1) : -1.0;
+      bool at_break = false;
+      if constexpr (rim_has_breaks<Sys>::value) {
+        double r0, r1;
+        const double m0 = sys.break_margin(y, r0), m1 = sys.break_margin(y1, r1);
+        const double theta_b = m1 < 0.0 ? noisy_exit_theta(m0, hm * r0, m1, hm * r1) : -1.0;
+        at_break = theta_b >= 0.0 && (theta < 0.0 || theta_b < theta);
+        if (at_break) theta = theta_b;
       }
-      sys.project(y);
-      out.t = t + theta * hs;
-      out.status = Status::exited;
-      sink.on_step(out.t, y);
-      break;
+      if (theta >= 0.0) {
+        noisy_step_between<N, F>(y, f0, y1, f1, hm, theta, y);
+        const double s = last && done == 0.0 ? theta : (done + theta * hm) / hs;  // of the whole step
+        if (onward) {
+          const double rest_h = (1.0 - s) * hs;
+          *onward = {true, {y[F], y[N - 1]}, from.step + out.steps - (rest_h > 0.0 ? 1 : 0), rest_h,
+                     {(1.0 - s) * dB[0], (1.0 - s) * dB[1], (1.0 - s) * dB[2]}};
+        }
+        if (at_break) {
+          out.side = kRimBreakSide;
+        } else {
+          out.side = y[3] > 0.0 ? 1 : -1;
+          y[3] = out.side;
+          y[4] = 0.0;
+        }
+        sys.project(y);
+        out.t = t + s * hs;
+        out.status = Status::exited;
+        sink.on_step(out.t, y);
+        over = true;
+        break;
+      }
+      for (int k = 0; k < N; ++k) {
+        y[k] = y1[k];
+        f0[k] = f1[k];
+      }
+      // t + (t_max - t) may miss t_max by a rounding
+      sink.on_step(last ? (to_end ? t_max : t + hs) : tj + hm, y);
+      if (last) break;
+      done += hm;
     }
-    for (int k = 0; k < N; ++k) {
-      y[k] = y1[k];
-      f0[k] = f1[k];
-    }
-    sink.on_step(to_end ? t_max : t + hs, y);  // t + (t_max - t) may miss t_max by a rounding
+    if (over) break;
   }
   return out;
 }
