@@ -120,22 +120,19 @@ struct NoisyEdgeSystem {
     return edge.break_margin(z, rate);
   }
 
-  // Held: the lesser of hold (w2 + eta^2 n2) (the slip drives the contact into the corner) and
-  // -hold w2 (the rolling on the vertex piece drives it back), with its rate.
+  // Held (on a slipping piece): the lesser of hold (w2 + eta^2 n2) (the slip drives the contact
+  // into the corner) and -hold w2 (the rolling on the vertex piece drives it back), with its rate.
   SKIPSTONE_HD double hold_margin(const double* y, double& rate) const {
     double f[N];
     drift(y, f);
-    const double e2 = edge.eta * edge.eta;
-    const double in = hold * (y[1] + e2 * y[N_ + 1]), back = -hold * y[1];
-    rate = in < back ? hold * (f[1] + e2 * f[N_ + 1]) : -hold * f[1];
+    const double in = hold * wall_velocity(y), back = -hold * y[1];
+    rate = in < back ? hold * (f[1] + edge.eta * edge.eta * f[N_ + 1]) : -hold * f[1];
     return in < back ? in : back;
   }
   // At the end of a held passage: whether it ends because the slip stopped driving the contact
-  // into the corner (the run goes on along this piece; else into the vertex piece).
-  SKIPSTONE_HD bool released_along_this_piece(const double* y) const {
-    const double e2 = edge.eta * edge.eta;
-    return hold * (y[1] + e2 * y[N_ + 1]) <= -hold * y[1];
-  }
+  // into the corner (the lesser margin is that one: the run goes on along this piece; else into
+  // the vertex piece).
+  SKIPSTONE_HD bool released_along_this_piece(const double* y) const { return hold * wall_velocity(y) <= -hold * y[1]; }
 };
 
 // One roll3:<table> (N = 6) or roll4:<table> (N = 10) trajectory with noisy constraints
