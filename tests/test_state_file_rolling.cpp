@@ -6,9 +6,10 @@
 // final_state) start from edge rows as the one-trajectory kernel does, bit for bit; chunks give
 // the same final_state.npy; the Lyapunov exponents start from edge rows too (finite on every
 // row, the face rows' as from a file of those rows alone, the final states those of the plain
-// run); bad rows exit 2 naming initial.file (edge rows too, with noise, whose constraints start
-// on a face only); a noisy run from a file draws noise of its own (the key folds in the row); the
-// preset pair continue_roll3_stadium_a/_b runs.
+// run); bad rows exit 2 naming initial.file; a noisy run from a file draws noise of its own (the
+// key folds in the row); a noisy run writes its final states in the same layout and goes on from
+// them, edge rows included (at sigma = 0 the run split in two is the whole run to the noisy
+// integrator's accuracy); the preset pair continue_roll3_stadium_a/_b runs.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -192,16 +193,9 @@ TEST_F(StateFileRollingTest, BadRowsExit2NamingTheKey) {
     EXPECT_NE(r.err.find("initial.file"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find(b.says), std::string::npos) << r.err;
   }
-  // an edge row (face 0) with noise, whose constraints start on a face only; the Lyapunov
-  // exponents start there
+  // an edge row (face 0): the Lyapunov exponents start there
   std::vector<double> edge_row = {1.0, 0.0, 0.0, 1.0, 0.0, 0.3, 0.0, 0.0, 0.0, 1.05, 0.0, 0.7, 0.2, 0.3, 0.0, 1.2};
   skipstone::io::write_npy(dir_ / "edge.npy", edge_row, {2, 8});
-  const Case noisy{"roll3_stadium", R"("system": "roll3:stadium", "parameters": {"half_length": 1.0, "R": 1.0, "r": 0.1,
-      "gamma": 0.6325, "noise": 2, "noise_sigma": 0.1})", "", 1.0};
-  const CliResult r = run(write_config("edge.json", config(noisy, state_file_initial(dir_ / "edge.npy"), 1.0)), dir_ / "edge", "--backend cpu");
-  EXPECT_EQ(r.rc, 2) << r.err;
-  EXPECT_NE(r.err.find("initial.file"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("row 1 lies inside an edge passage (face 0), where the noisy constraints"), std::string::npos) << r.err;
   const CliResult lyap = run(write_config("edge_lyapunov.json", config(c, state_file_initial(dir_ / "edge.npy"), 1.0, R"(["status", "lyapunov"])")),
                              dir_ / "edge_lyapunov", "--backend cpu");
   EXPECT_EQ(lyap.rc, 0) << describe(lyap);
@@ -296,6 +290,52 @@ TEST_F(StateFileRollingTest, ANoisyRunFromAFileDrawsNoiseOfItsOwn) {
     if (std::string(sigma) == "0.3") {
       EXPECT_GE(with_passages, 12);
       EXPECT_GE(other, with_passages);
+    }
+  }
+}
+
+// A noisy run's final states are state rows as the deterministic run writes them (face, point,
+// velocities, spins, psi, phi; some inside an edge passage at T), and a noisy run goes on from
+// them, edge rows included. At sigma = 0 the noise vanishes whatever is drawn, so the run to 2T
+// and the run to T continued for T are one model integrated on two time grids (the second
+// restarts its fixed steps at T): they agree to the stochastic Heun scheme's accuracy
+// (kSigmaZeroContinue), and the run to T agrees with the deterministic run to T (kSigmaZeroState).
+TEST_F(StateFileRollingTest, ANoisyRunGoesOnFromItsOwnFinalStatesEdgeRowsIncluded) {
+  // noise_dt = 1e-4 with r = 0.1: Heun's error against the GBS passages, ~(noise_dt |v| / r)^2
+  // per step, summed over the passages and grown through the flights after them. Measured:
+  // 4.6e-6 (roll3:stadium), 9.0e-6 (roll4:polygon), 1.8e-6 (roll4:disc), slip and roughness alike.
+  constexpr double kSigmaZeroState = 5e-5;
+  // T a whole number of steps: the continued run's grid is the whole run's, the passages going
+  // on at T restart their steps there. Measured: 1.2e-8 (roll4:polygon, roughness, whose
+  // passages are projected onto their invariants), 6e-15 to 6e-11 elsewhere.
+  constexpr double kSigmaZeroContinue = 1e-6;
+  for (const Case& c : {kCases[0], kCases[1], kCases[4]}) {
+    for (const char* kind : {"1", "2"}) {
+      const std::string n = std::string(c.name) + "_noise" + kind;
+      Case noisy = c;
+      noisy.head.replace(noisy.head.rfind('}'), 1, std::string(R"(, "noise": )") + kind + R"(, "noise_sigma": 0.0, "noise_dt": 1e-4})");
+      ASSERT_EQ(run(write_config(n + "_full.json", config(noisy, c.start, 2.0 * c.half)), dir_ / (n + "_full"), "--backend cpu").rc, 0) << n;
+      ASSERT_EQ(run(write_config(n + "_a.json", config(noisy, c.start, c.half)), dir_ / (n + "_a"), "--backend cpu").rc, 0) << n;
+      ASSERT_EQ(run(write_config(n + "_plain.json", config(c, c.start, c.half)), dir_ / (n + "_plain"), "--backend cpu").rc, 0) << n;
+      const CliResult b = run(write_config(n + "_b.json", config(noisy, state_file_initial(dir_ / (n + "_a") / "final_state.npy"), c.half)),
+                              dir_ / (n + "_b"), "--backend cpu");
+      ASSERT_EQ(b.rc, 0) << n << describe(b);
+      std::vector<std::size_t> shape;
+      const std::vector<double> half = npy_values<double>(dir_ / (n + "_a") / "final_state.npy", &shape);
+      const std::vector<double> plain = npy_values<double>(dir_ / (n + "_plain") / "final_state.npy");
+      const std::vector<double> full = npy_values<double>(dir_ / (n + "_full") / "final_state.npy");
+      const std::vector<double> cont = npy_values<double>(dir_ / (n + "_b") / "final_state.npy");
+      const std::size_t cols = shape[1];
+      ASSERT_EQ(cols, std::string(c.name).rfind("roll3", 0) == 0 ? 8u : 12u) << n;
+      int on_edge = 0;
+      for (std::size_t i = 0; i < half.size(); i += cols) on_edge += half[i] == 0.0;
+      EXPECT_GE(on_edge, 2) << n;
+      const double state = largest_difference(plain, half, cols), split = largest_difference(full, cont, cols);
+      EXPECT_LE(state, kSigmaZeroState) << n;
+      EXPECT_LE(split, kSigmaZeroContinue) << n;
+      std::printf("%s: %d of 16 on the edge at T; against the deterministic run %.2g, split in two %.2g\n", n.c_str(),
+                  on_edge, state, split);
+      for (const std::int8_t st : npy_values<std::int8_t>(dir_ / (n + "_b") / "status.npy")) EXPECT_EQ(st, 0) << n;
     }
   }
 }

@@ -92,7 +92,6 @@ RunConfig parse_config(const json& j) {
   read_options(section(top, "options"), rc);
   read_observables(top, rc);
   check_no_twist(rc);
-  check_edge_rows(rc);
   read_histograms(top, rc);
   resolve_scan(rc);
   read_outputs(section(top, "outputs"), rc);  // after the scan: indices are checked against its size

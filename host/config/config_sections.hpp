@@ -46,9 +46,6 @@ void read_scan(JsonReader scan, RunConfig& rc);
 // against the system's state columns; the scan is the file's rows (after resolve_axes).
 void read_state_file(JsonReader& init, RunConfig& rc);
 void resolve_state_scan(RunConfig& rc);
-// Edge rows (face 0) of a rolling table's state file with noise, whose constraints start on a
-// face: a config error naming the first such row.
-void check_edge_rows(const RunConfig& rc);
 // The axes against the parameters' rules, and the scan's size and map shape.
 void resolve_axes(RunConfig& rc, const StartSchema& start);
 // The constraints between parameters at every corner of the scanned box.

@@ -94,19 +94,6 @@ void read_state_file(JsonReader& init, RunConfig& rc) {
   rc.resolved["initial"]["content"] = content_hash(a.bytes);
 }
 
-void check_edge_rows(const RunConfig& rc) {
-  if (!rc.state_rows || rc.spec.params[P_NOISE] == 0.0) return;
-  const std::size_t columns = rc.state.params.size(), rows = rc.state_rows->size() / columns;
-  for (std::size_t c = 0; c < columns; ++c) {
-    if (rc.state.params[c] != P_FACE) continue;
-    for (std::size_t r = 0; r < rows; ++r)
-      if ((*rc.state_rows)[r * columns + c] == 0.0)
-        throw ConfigError("initial.file", "row " + std::to_string(r) + " lies inside an edge passage (face 0), where "
-                                          "the noisy constraints (parameters.noise) cannot start: they start on a face; "
-                                          "allowed: rows with face 1 or -1, or a run without noise");
-  }
-}
-
 void resolve_state_scan(RunConfig& rc) {
   if (!rc.state_rows) return;
   if (!rc.axes.empty())

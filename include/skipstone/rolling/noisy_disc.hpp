@@ -60,24 +60,29 @@ struct NoisyDiscRimSystem {
 };
 
 // One roll4:disc trajectory with noisy constraints (noise != 0, double only), its noise drawn
-// from `noise` (CounterNoise::m > 1 in the convergence tests).
+// from `noise` (CounterNoise::m > 1 in the convergence tests); from a face or a state row on the
+// rim (face 0: the run goes on with that passage).
 template <class Sink>
 SKIPSTONE_HD TrajectoryResult noisy_roll4_disc_run(const ScanSpec& spec, const ScanPoint& pt, const CounterNoise& noise,
                                                    Sink& sink) {
   DiscRollModel m;
-  PlateState s;
   RollOptions opt;
-  if (!roll4_disc_setup(spec, pt, m, s, opt)) return masked_result();  // a state row on the edge too
-  double* row = take_state_row(sink);
   const OuNoise ou = noise_of(pt);
-  if (ou.kind == kNoiseSlip) opt.energy_tolerance = INFINITY;  // slip exchanges energy with the contact
+  double* row = take_state_row(sink);
+  const auto noisy_system = [&](const DiscRollRun& r) { return NoisyDiscRimSystem{r.sys, ou, r.wall.theta}; };
   DiscRollRun run;
-  run.start(DiscWall<double>{m.R, 0.0, false}, RollModel{m.r, m.eta, m.G, m.g}, s, opt, sink);
   double y[10];
-  noisy_roll_passages(run, ou, noise, pt.p[P_NOISE_DT], false, y, sink,
-                      [&](const DiscRollRun& r) { return NoisyDiscRimSystem{r.sys, ou, r.wall.theta}; });
-  if (row) run.write_state_row(y, row);
-  return run.result();
+  if (starts_on_edge_state_row(spec, pt.p)) {
+    double theta, y0[10];
+    if (!roll4_disc_edge_setup(spec, pt, m, opt, theta, y0)) return masked_result();
+    run.start_on_edge(DiscWall<double>{m.R, 0.0, false}, RollModel{m.r, m.eta, m.G, m.g}, theta, y0,
+                      noisy_roll_options(opt, ou), sink, y);
+    return finish_noisy_roll(run, ou, noise, pt.p[P_NOISE_DT], true, y, row, sink, noisy_system);
+  }
+  PlateState s;
+  if (!roll4_disc_setup(spec, pt, m, s, opt)) return masked_result();
+  run.start(DiscWall<double>{m.R, 0.0, false}, RollModel{m.r, m.eta, m.G, m.g}, s, noisy_roll_options(opt, ou), sink);
+  return finish_noisy_roll(run, ou, noise, pt.p[P_NOISE_DT], false, y, row, sink, noisy_system);
 }
 
 template <class Sink>

@@ -23,6 +23,7 @@
 #pragma once
 #include <cstdint>
 
+#include "skipstone/final_state.hpp"
 #include "skipstone/rolling/noisy_samples.hpp"
 #include "skipstone/rolling/noisy_transversal.hpp"
 #include "skipstone/rolling/slipping_face.hpp"
@@ -103,6 +104,25 @@ SKIPSTONE_HD void noisy_roll_passages(TableRollRun<Wall>& run, const OuNoise& no
     on_edge = fly_slipping(run, sink, noise, trajectory_noise, h, from, left.e1, y);
     if (on_edge) from = slip_at_edge(from, run, y, true);
   }
+}
+
+// A noisy run's options: slip exchanges energy with the contact, so its runs never stop for
+// energy drift.
+SKIPSTONE_HD SKIPSTONE_INLINE RollOptions noisy_roll_options(RollOptions opt, const OuNoise& noise) {
+  if (noise.kind == kNoiseSlip) opt.energy_tolerance = INFINITY;
+  return opt;
+}
+
+// A noisy run from its start to its end (noisy_roll_passages), the wall's state row at the end
+// written into `row` (final_state; null: not kept), a face's or an edge passage's as the
+// deterministic run writes it, so that a run goes on from it.
+template <class Wall, class Sink, class NoisySystem>
+SKIPSTONE_HD TrajectoryResult finish_noisy_roll(TableRollRun<Wall>& run, const OuNoise& noise,
+                                                const CounterNoise& trajectory_noise, double h, bool on_edge, double* y,
+                                                double* row, Sink& sink, NoisySystem noisy_system) {
+  noisy_roll_passages(run, noise, trajectory_noise, h, on_edge, y, sink, noisy_system);
+  if (row) run.write_state_row(y, row);
+  return run.result();
 }
 
 }  // namespace skipstone

@@ -136,24 +136,31 @@ struct NoisyEdgeSystem {
 };
 
 // One roll3:<table> (N = 6) or roll4:<table> (N = 10) trajectory with noisy constraints
-// (noise != 0, double only).
+// (noise != 0, double only), from a face, a rim_entry or a state row on the edge (face 0: the run
+// goes on with that passage, the noise started as at any start).
 template <int N, TableKind TK, class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_noisy_table_roll(const ScanSpec& spec, const ScanPoint& pt, std::uint64_t index,
                                                         Sink& sink) {
+  const OuNoise noise = noise_of(pt);
+  const CounterNoise path{trajectory_noise_key(spec, pt, index)};
+  const double h = pt.p[P_NOISE_DT];
+  double* row = take_state_row(sink);
+  const auto noisy_system = [&](const auto& r) { return NoisyEdgeSystem<N>{r.sys, noise}; };
+  if (starts_on_edge_state_row(spec, pt.p))
+    return with_table_roll_edge_start<N, TK>(spec, pt, [&](const auto& table, const RollModel& m,
+                                                           const RollOptions& opt, const EdgeArc& arc, const double* y0) {
+      TableRollRun<decltype(table_wall<N>(table))> run;
+      double y[N];
+      run.start_on_edge(table_wall<N>(table), m, arc, y0, noisy_roll_options(opt, noise), sink, y);
+      return finish_noisy_roll(run, noise, path, h, true, y, row, sink, noisy_system);
+    });
   return with_table_roll_start<N, TK>(spec, pt, [&](const auto& table, const RollModel& m, const PlateState& s,
-                                                    const RollOptions& options, int entry_part) {
-    RollOptions opt = options;
-    const OuNoise noise = noise_of(pt);
-    if (noise.kind == kNoiseSlip) opt.energy_tolerance = INFINITY;  // slip exchanges energy with the contact
-    using Wall = decltype(table_wall<N>(table));
-    TableRollRun<Wall> run;
-    run.start(table_wall<N>(table), m, s, opt, sink);
+                                                    const RollOptions& opt, int entry_part) {
+    TableRollRun<decltype(table_wall<N>(table))> run;
+    run.start(table_wall<N>(table), m, s, noisy_roll_options(opt, noise), sink);
     double y[N];
     if (entry_part >= 0) run.enter_at_start(entry_part, y);
-    noisy_roll_passages(run, noise, CounterNoise{trajectory_noise_key(spec, pt, index)}, pt.p[P_NOISE_DT],
-                        entry_part >= 0, y, sink,
-                        [&](const TableRollRun<Wall>& r) { return NoisyEdgeSystem<N>{r.sys, noise}; });
-    return run.result();
+    return finish_noisy_roll(run, noise, path, h, entry_part >= 0, y, row, sink, noisy_system);
   });
 }
 
