@@ -54,7 +54,11 @@ struct CollectSink : BoundarySink {
 struct SamplingCollectSink : CollectSink {
   HeightSeriesRecorder heights;
   SKIPSTONE_HD double next_sample() const { return heights.next_sample(); }
-  SKIPSTONE_HD void on_sample(double t, Vec3 x, const State3D&, Vec3) { heights.on_sample(t, x); }
+  // The series is the height x3 of a 3D row (the 2D rows of roll3:strip have no series).
+  template <class V, class S>
+  SKIPSTONE_HD void on_sample(double t, V x, const S&, V) {
+    if constexpr (std::is_same_v<V, Vec3>) heights.on_sample(t, x);
+  }
 };
 
 // Where one output kind's points go (PointCollect, as the kernel addresses it).

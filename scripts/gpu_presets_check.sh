@@ -3,7 +3,7 @@
 # the CUDA and on the CPU backend and compared map by map (benchmarks/compare_maps.py): a section
 # crossed only inside the edge passages of roll3:ellipse (the collecting path, its maps counted
 # in device memory), escape through a hole in roll4:stadium's edge, rough edges on roll4:stadium
-# (the noisy table kernel), a roll3:stadium scan continued from its final states (face and
+# (the noisy table kernel) and on roll3:strip (its noisy kernel, the strip's wall), a roll3:stadium scan continued from its final states (face and
 # edge rows) with the Lyapunov exponent, escape from the specular stadium with the
 # observables mean_free_time and coverage (each GPU thread stamping its own cells), the 3D
 # boundary map of the sphere, the unbalanced driven ball and a run continued from its final
@@ -44,6 +44,7 @@ both edge_section examples/roll3_ellipse_edge_section.json
 both stadium_escape examples/roll4_stadium_escape.json
 both noisy_stadium examples/noisy_roll4_stadium.json
 both slipping_stadium examples/noisy_roll4_stadium.json --set parameters.noise=1
+both noisy_strip examples/noisy_roll3_strip.json
 both stadium_coverage examples/stadium_escape.json
 both sphere_boundary examples/sphere_boundary_map.json
 rm -rf out/continue_roll3_a

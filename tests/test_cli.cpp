@@ -563,8 +563,12 @@ TEST_F(CliTest, TraceSampleGivesTheStateEveryDt) {
   const fs::path noisy18 = write_config("noisy18.json", R"({"system": "roll4:disc-transversal",
       "parameters": {"R": 1.0, "r": 1.0, "eta": 0.5, "noise": 1, "noise_sigma": 0.3, "noise_tau": 0.5, "noise_dt": 0.001},
       "initial": {"start": "rim_entry", "speed": 1.0, "v2": 0.3, "S12": 0.3}, "stop": {"t_max": 2.5}})");
-  for (const auto& [cfg, n_rows] :
-       {std::pair{cyl, 11u}, std::pair{planes, 0u}, std::pair{disc4, 11u}, std::pair{noisy18, 11u}}) {
+  // a noisy roll3:strip: the rolling tables' integrator on the strip's wall, its 2D rows
+  const fs::path noisy_strip = write_config("noisy_strip.json", R"({"system": "roll3:strip",
+      "parameters": {"L": 1.0, "r": 0.3, "eta": 0.6, "g_effective": 0.8, "noise": 2, "noise_sigma": 0.1, "noise_tau": 0.2},
+      "initial": {"x1": 0.4, "v1": 1.0, "v2": 0.3}, "stop": {"t_max": 2.5}})");
+  for (const auto& [cfg, n_rows] : {std::pair{cyl, 11u}, std::pair{planes, 0u}, std::pair{disc4, 11u},
+                                    std::pair{noisy18, 11u}, std::pair{noisy_strip, 11u}}) {
     const fs::path ev = dir_ / "events.csv", sm = dir_ / "samples.csv";
     // the same two files for every config: --overwrite
     ASSERT_EQ(skipstone("trace " + shell_quote(cfg.string()) + " --out " + shell_quote(ev.string()) + " --overwrite").rc, 0);

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <type_traits>
 #include <vector>
 
 #include "skipstone/rolling/roll4_disc.hpp"
@@ -43,8 +44,9 @@ struct Sampler {
   double k = 0.0;
   std::vector<Row> rows = {};
   double next_sample() const { return k * dt; }
-  void on_sample(double t, Vec3 x, const State3D& s, Vec3 nu) {
-    rows.push_back({t, {x, s, nu}});
+  template <class V, class S>
+  void on_sample(double t, V x, const S& s, V nu) {  // 3D rows only (the systems tested here)
+    if constexpr (std::is_same_v<V, Vec3>) rows.push_back({t, {x, s, nu}});
     k += 1.0;
   }
   template <class V, class S>

@@ -58,8 +58,8 @@ const char* const kBenchHelp =
     "map, driven:disk (trajectories/s, steps/s: the rolling robot's disk over speed and drive\n"
     "amplitude), driven:ball on the same grid (over driven:disk) and with an asymmetric, unbalanced\n"
     "ball (over driven:ball), the closed-form rolling systems roll3:strip, roll4:planes and\n"
-    "roll3:inside-cylinder (each also with the largest Lyapunov exponent, the inside cylinder also\n"
-    "with a rough wall: its turns/s over the closed form's). Each table's rates are also given over the dedicated kernel's (roll4:disc for roll4,\n"
+    "roll3:inside-cylinder (each also with the largest Lyapunov exponent, and with a rough contact,\n"
+    "the stochastic scheme: its passages/s over the closed form's). Each table's rates are also given over the dedicated kernel's (roll4:disc for roll4,\n"
     "the Figure-18 map for roll3): of the runs above and, on the CPU, of a second timing on 1\n"
     "thread with all of them side by side (one sample of each per round, samples of at least\n"
     "0.1 s), also over roll4:disc's scalar loop, and, side by side too, over their own scalar\n"
@@ -182,12 +182,17 @@ std::vector<Workload> workloads(const WorkloadSizes& z) {
                                              {"passages", "passages/s", &EnsembleTotals::events}};
   const auto closed_form = [&](const char* key, const char* system) {
     const double t_max = 20.0 * z.roll4_t_max;
-    const std::string lyap = std::string(key) + "_lyapunov";
+    const std::string lyap = std::string(key) + "_lyapunov", noisy = std::string(key) + "_noisy";
     return std::vector<Workload>{
         {key, std::string(system) + ", random v1 and v2, closed form per segment",
          closed_form_rolling_config(system, z.roll4_count, t_max, false), closed_rates, {}, nullptr, {}, false, ""},
         {lyap, std::string(system) + " as above with the largest Lyapunov exponent (its closed-form tangent map)",
-         closed_form_rolling_config(system, z.roll4_count, t_max, true), closed_rates, {}, nullptr, {}, false, key}};
+         closed_form_rolling_config(system, z.roll4_count, t_max, true), closed_rates, {}, nullptr, {}, false, key},
+        {noisy,
+         std::string(system) + " with a rough contact (noise 2, sigma 0.05, tau 0.2, noise_dt 1e-3: the stochastic "
+                               "scheme), t_max 1/20 of " + key + "'s: compare passages/s",
+         rough_edge_config(closed_form_rolling_config(system, z.roll4_count, z.roll4_t_max, false)), closed_rates, {},
+         nullptr, {}, false, key}};
   };
   std::vector<Workload> all = {
       {"disc", "no-slip disc, gamma = sqrt(2/3), boundary start", disc_config(z.disc_count, z.disc_events),
@@ -263,11 +268,6 @@ std::vector<Workload> workloads(const WorkloadSizes& z) {
   for (const auto& [key, system] : {std::pair{"roll3_strip", "roll3:strip"}, std::pair{"roll4_planes", "roll4:planes"},
                                     std::pair{"inside_cylinder", "roll3:inside-cylinder"}})
     for (Workload& w : closed_form(key, system)) all.push_back(std::move(w));
-  all.push_back({"inside_cylinder_noisy",
-                 "roll3:inside-cylinder with a rough wall (noise 2, sigma 0.05, tau 0.2, noise_dt 1e-3), t_max 1/20 of "
-                 "inside_cylinder's: compare turns (passages)/s",
-                 rough_edge_config(closed_form_rolling_config("roll3:inside-cylinder", z.roll4_count, z.roll4_t_max, false)),
-                 closed_rates, {}, nullptr, {}, false, "inside_cylinder"});
   return all;
 }
 
@@ -281,7 +281,7 @@ json rate_ratios(const Workload& w, const json& mine, const json& base, const st
     const double x = mine[rate.name]["median"].get<double>() / base[rate.name]["median"].get<double>();
     r[rate.name] = x;
     char part[96];
-    std::snprintf(part, sizeof part, "%s%s %.3fx", line.empty() ? "" : ", ", rate.name, x);
+    std::snprintf(part, sizeof part, "%s%s %.3gx", line.empty() ? "" : ", ", rate.name, x);
     line += part;
   }
   std::printf("  %s over %s, %s: %s\n", w.key.c_str(), base_key.c_str(), what.c_str(), line.c_str());

@@ -1,7 +1,8 @@
 // Recording one trajectory's rows: its events, or (sample_dt > 0) its state every DT for smooth
 // figure curves: most systems by runs stopped at t_max = k DT (exact flights, or the integrator's
-// last step shortened to k DT), the rolling tables (roll4:disc, roll3:<table>, roll4:<table>) in
-// one run that stops off to the side at each sample time (include/skipstone/rolling/disc_output.hpp),
+// last step shortened to k DT), the rolling tables (roll4:disc, roll3:<table>, roll4:<table>; and
+// roll3:strip, roll4:planes with noise) in one run that stops off to the side at each sample time
+// (include/skipstone/rolling/disc_output.hpp; a noisy run on its steps' interpolant),
 // a noisy roll4:disc-transversal run in one run on its steps' interpolant (a run stopped at k DT
 // would end on a shortened step whose Wiener increment is another noise path's).
 #include "trace_session.hpp"
@@ -54,24 +55,29 @@ struct SampleClock {
   }
 };
 
-// The rolling tables: the model emits on_sample rows at k DT (disc_output.hpp); the last event is kept
-// so that a run ending between two samples (max_events, a failure) ends on its final state.
-struct DiscSampleSink : SampleClock {
-  DiscSampleSink(TraceRecorder* r, double step) : SampleClock(step), rec(r) {}
+// The rolling tables: the model emits on_sample rows at k DT (disc_output.hpp; 2D rows for a
+// noisy roll3:strip, V = Vec2); the last event is kept so that a run ending between two samples
+// (max_events, a failure) ends on its final state.
+template <class V, class S>
+struct RowSampleSink : SampleClock {
+  RowSampleSink(TraceRecorder* r, double step) : SampleClock(step), rec(r) {}
   TraceRecorder* rec;
   bool have_event = false;
   double event_t = 0.0;
-  Vec3 event_x, event_nu;
-  State3D event_state;
+  V event_x, event_nu;
+  S event_state;
 
-  void on_sample(double t, Vec3 x, const State3D& s, Vec3 nu) {
-    check_room();
-    rec->on_event(t, x, s, nu);
-    taken(t);
+  template <class V2, class S2>
+  void on_sample(double t, V2 x, const S2& s, V2 nu) {
+    if constexpr (std::is_same_v<V2, V>) {
+      check_room();
+      rec->on_event(t, x, s, nu);
+      taken(t);
+    }
   }
-  template <class V, class S>
-  void on_event(double t, V x, const S& s, V nu) {
-    if constexpr (std::is_same_v<V, Vec3> && std::is_same_v<S, State3D>) {
+  template <class V2, class S2>
+  void on_event(double t, V2 x, const S2& s, V2 nu) {
+    if constexpr (std::is_same_v<V2, V> && std::is_same_v<S2, S>) {
       have_event = true;
       event_t = t;
       event_x = x;
@@ -85,6 +91,13 @@ struct DiscSampleSink : SampleClock {
     if (have_event && event_t > last_sample) rec->on_event(event_t, event_x, event_state, event_nu);
   }
 };
+
+template <class V, class S>
+void record_row_samples(const RunConfig& rc, std::uint64_t index, double dt, TraceRecorder& rec) {
+  RowSampleSink<V, S> sink(&rec, dt);
+  simulate_trajectory(rc.spec, index, sink);
+  sink.finish();
+}
 
 // A noisy roll4:disc-transversal run: the model emits on_sample(t, y) at k DT with the
 // transversal state y (noisy_disc_transversal.hpp); the last step is kept so that a run ending
@@ -115,13 +128,15 @@ struct StateSampleSink : SampleClock {
 void record_samples(const RunConfig& rc, std::uint64_t index, double dt, TraceRecorder& rec) {
   const Sampling sampling = rc.system.traits.sampling;
   if (std::isfinite(rc.spec.t_max) && rc.spec.t_max / dt > kMaxSamples) throw UsageError("--sample: more than 1e6 samples up to t_max");
-  if (sampling == Sampling::sink) {
-    DiscSampleSink sink(&rec, dt);
-    simulate_trajectory(rc.spec, index, sink);
-    sink.finish();
+  const ModelKind model = rc.system.traits.model;
+  const bool noisy = scan_point(rc.spec, index).p[P_NOISE] != kNoiseNone;
+  // noisy roll3:strip and roll4:planes run the rolling tables' integrator (noisy_stadium.hpp)
+  if (sampling == Sampling::sink || (noisy && (model == ModelKind::roll_strip || model == ModelKind::roll_planes))) {
+    if (rc.system.traits.dim == 2) record_row_samples<Vec2, State2D>(rc, index, dt, rec);
+    else record_row_samples<Vec3, State3D>(rc, index, dt, rec);
     return;
   }
-  if (rc.system.traits.model == ModelKind::roll_disc_transversal && scan_point(rc.spec, index).p[P_NOISE] != kNoiseNone) {
+  if (model == ModelKind::roll_disc_transversal && noisy) {
     using Transversal = Variant<ModelKind::roll_disc_transversal, TableKind::none, Precision::float64, GravityKind::any>;
     StateSampleSink sink(&rec, dt);
     simulate_variant<Transversal>(rc.spec, index, sink);  // noise runs in double only

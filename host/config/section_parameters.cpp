@@ -107,8 +107,9 @@ void read_parameters(JsonReader& params, RunConfig& rc) {
   for (const char* k : {"noise", "noise_sigma", "noise_tau", "noise_dt", "realisation"})
     if (params.has(k) && !find_rule(sys.parameters, k))
       throw ConfigError(params.key_path(k), std::string("is not a parameter of system ") + sys.name +
-                                                ": noisy constraints are implemented for roll4:disc-transversal, roll4:disc, roll3:<table> and "
-                                                "roll4:<table> only");
+                                                ": noisy constraints are implemented for the rolling models roll4:disc-transversal, "
+                                                "roll4:disc, roll3:<table>, roll4:<table>, roll3:strip, roll4:planes and "
+                                                "roll3:inside-cylinder only");
   params.only(keys);
   if (sys.moment) read_moment(params, rc);
   read_rules(params, sys.parameters, "parameters", rc);

@@ -262,6 +262,7 @@ SystemSchema model_schema(const std::string& name, const SystemTraits* traits) {
       s.parameters = rolling_parameters(
           {rule("L", P_L, 1.0, positive, "> 0 (width of the plate: length of the flat parts of N_r)")},
           "> 0 (rolling ball radius)");
+      add_noise_rules(s.parameters);
       std::vector<ParamRule> keys = {
           rule("x1", P_X1, 0.0, any, "any number (position on the + sheet; outside [-L/2, L/2] the trajectory is masked)"),
           rule("z", P_Z, 0.0, any, "any number (initial height)"),

@@ -18,6 +18,7 @@
 #include "skipstone/rolling/noisy_disc.hpp"
 #include "skipstone/rolling/noisy_disc_transversal.hpp"
 #include "skipstone/rolling/noisy_inside_cylinder.hpp"
+#include "skipstone/rolling/noisy_stadium.hpp"
 #include "skipstone/rolling/noisy_table.hpp"
 #include "skipstone/rolling/roll3_inside_cylinder.hpp"
 #include "skipstone/rolling/roll3_strip.hpp"
@@ -41,7 +42,9 @@ namespace skipstone {
 // largest (the GBS integrator) for the no-slip disc too, and a run without Lyapunov exponents
 // carries no tangent vectors.
 // A rolling table's scan with noisy constraints (Z) has its own kernel too: the stochastic
-// passages take far more registers than the deterministic ones, which would spill on a GPU.
+// passages take far more registers than the deterministic ones, which would spill on a GPU (and
+// roll3:strip and roll4:planes, closed-form without noise, run the rolling table's integrator
+// with it).
 template <ModelKind M, TableKind T, Precision P, GravityKind G, bool L = false, bool Z = false>
 struct Variant {
   static constexpr ModelKind model = M;
@@ -85,10 +88,16 @@ SKIPSTONE_HD TrajectoryResult simulate_variant(const ScanSpec& spec, std::uint64
   } else if constexpr (M == ModelKind::roll_planes && V::lyapunov) {
     return simulate_roll4_planes_lyapunov(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll_planes) {
+    if constexpr (V::noisy) {
+      if (pt.p[P_NOISE] != kNoiseNone) return simulate_noisy_stadium<10>(spec, pt, index, sink);
+    }
     return run_roll4_planes(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll_strip && V::lyapunov) {
     return simulate_roll3_strip_lyapunov(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll_strip) {
+    if constexpr (V::noisy) {
+      if (pt.p[P_NOISE] != kNoiseNone) return simulate_noisy_stadium<6>(spec, pt, index, sink);
+    }
     return run_roll3_strip(spec, pt, sink);
   } else if constexpr (M == ModelKind::roll_inside_cylinder && V::lyapunov) {
     return simulate_roll3_inside_cylinder_lyapunov(spec, pt, sink);
@@ -121,7 +130,10 @@ inline bool scan_has_noise(const ScanSpec& spec) {
 }
 
 // The models with a kernel of their own for noisy scans (in double; the config refuses float).
-constexpr bool has_noisy_kernel(ModelKind m) { return m == ModelKind::roll3_table || m == ModelKind::roll4_table; }
+constexpr bool has_noisy_kernel(ModelKind m) {
+  return m == ModelKind::roll3_table || m == ModelKind::roll4_table || m == ModelKind::roll_strip ||
+         m == ModelKind::roll_planes;
+}
 
 // The models whose kernels can follow the tangent dynamics (in double).
 constexpr bool has_tangent_kernel(ModelKind m) {

@@ -122,12 +122,12 @@ SKIPSTONE_HD bool asks_for_samples(const Sink& sink) {
   else return false;
 }
 
-// Samples of the flight from s at time t up to t_end (inclusive).
-template <int N, class Sink, class T>
-SKIPSTONE_HD void sample_flight(Sink& sink, const PlateStateT<T>& s, double t, double t_end, same_t<T> G,
-                                same_t<T> r) {
+// Samples of the flight from s at time t up to t_end (inclusive), in the rows of `wall`.
+template <int N, class Sink, class Wall, class T>
+SKIPSTONE_HD void sample_flight(Sink& sink, const Wall& wall, const PlateStateT<T>& s, double t, double t_end,
+                                same_t<T> G, same_t<T> r) {
   for (double ts = sink.next_sample(); ts <= t_end; ts = sink.next_sample()) {
-    const DiscRow row = plate_row<N>(fly_plate<N>(s, T(ts - t), G), r);
+    const auto row = wall.plate_row(fly_plate<N>(s, T(ts - t), G), r);
     sink.on_sample(ts, row.x, row.state, row.nu);
   }
 }
@@ -161,7 +161,7 @@ struct SampledSteps {
         if constexpr (takes_state_samples<Sink>::value) {
           out.on_sample(ts, ys);
         } else {
-          const DiscRow row = steps.row(ys);
+          const auto row = steps.row(ys);
           out.on_sample(ts, row.x, row.state, row.nu);
         }
       }

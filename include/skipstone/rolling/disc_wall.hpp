@@ -125,6 +125,9 @@ struct DiscWall {
   }
   SKIPSTONE_HD T edge_height(const Sys&, const T* y) const { return y[9]; }
   SKIPSTONE_HD DiscRow edge_row(const Sys&, const T* y, T r) const { return rim_row(y, theta, R, r); }
+  // A face's row (disc_output.hpp) and the acceleration of its position columns under G (the axis).
+  SKIPSTONE_HD DiscRow plate_row(const PlateStateT<T>& s, T r) const { return skipstone::plate_row<10>(s, r); }
+  static SKIPSTONE_HD Vec3 flight_acceleration(double G) { return Vec3{0.0, 0.0, -G}; }
   // The rim point of the frame state y and its frame (e1 the outward normal, e2 along the rim).
   SKIPSTONE_HD EdgePointT<T> edge_point(const Sys&, const T* y) const {
     const Vec2T<T> n = rim_normal(theta + y[5] / R);

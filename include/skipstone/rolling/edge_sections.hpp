@@ -32,7 +32,8 @@
 namespace skipstone {
 
 // One accepted step of a passage over the wall's current piece, as SectionSink::on_step_curve
-// takes it: at(t, x, v, row) the centre x, its velocity v (Wall::edge_velocity) and the state
+// takes it: at(t, x, v, row) the centre x (the row's position columns, a third 0 in a 2D row),
+// its velocity v (Wall::edge_velocity) and the state
 // row at t in [0, h]: the trace's edge row (Wall::edge_row) with the centre's velocity v in place
 // of the frame's, so that its columns x and u mean what they mean on the flat parts (the spin w
 // stays the frame's, (S23, -S13, S12)).
@@ -60,12 +61,14 @@ struct EdgeStepCurve {
       }
       y = ys;
     }
-    const DiscRow e = wall.edge_row(sys, y, r);
-    const Vec3 u = wall.edge_velocity(sys, y);
-    x[0] = e.x.x, x[1] = e.x.y, x[2] = e.x.z;
-    v[0] = u.x, v[1] = u.y, v[2] = u.z;
+    const auto e = wall.edge_row(sys, y, r);  // 3D rows, or 2D ones (roll3:strip's)
+    const auto u = wall.edge_velocity(sys, y);
+    constexpr int D = std::is_same_v<std::decay_t<decltype(e.x)>, Vec3> ? 3 : 2;
+    x[0] = e.x.x, x[1] = e.x.y, v[0] = u.x, v[1] = u.y;
+    if constexpr (D == 3) x[2] = e.x.z, v[2] = u.z;
+    else x[2] = 0.0, v[2] = 0.0;
     write_state_row(e.x, e.state, row);
-    for (int k = 0; k < 3; ++k) row[3 + k] = v[k];
+    for (int k = 0; k < D; ++k) row[D + k] = v[k];
   }
 };
 

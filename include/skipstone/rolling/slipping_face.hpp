@@ -171,14 +171,13 @@ SKIPSTONE_HD bool fly_slipping(TableRollRun<Wall>& run, Sink& sink, const OuNois
       for (double ts = sink.next_sample(); ts <= t1; ts = sink.next_sample()) {
         double zs[4];
         noisy_step_between<4, 2>(z, f0, z1, f1, hs, (ts - t0 - tk) / hs, zs);
-        const DiscRow row = plate_row<N>(ts == t1 ? s1 : centre_at(ts - t0, zs), run.m.r);
+        const auto row = run.wall.plate_row(ts == t1 ? s1 : centre_at(ts - t0, zs), run.m.r);
         sink.on_sample(ts, row.x, row.state, row.nu);
       }
     }
     if constexpr (has_on_flight<Sink>::value) {
-      const DiscRow row = plate_row<N>(line, run.m.r);
-      sink.on_flight(t0 + tk, theta * hs, row.x, row.state,
-                     N == 6 ? Vec3{0.0, 0.0, 0.0} : Vec3{0.0, 0.0, -double(run.m.G)});
+      const auto row = run.wall.plate_row(line, run.m.r);  // the line: no in-plane gravity
+      sink.on_flight(t0 + tk, theta * hs, row.x, row.state, run.wall.flight_acceleration(N == 6 ? 0.0 : double(run.m.G)));
     }
     if constexpr (N == 6) run.hs.extremum(s1.p.y);
     if (hit || to_end) {
@@ -196,7 +195,7 @@ SKIPSTONE_HD bool fly_slipping(TableRollRun<Wall>& run, Sink& sink, const OuNois
       run.t = hit ? t1 : run.opt.t_max;
       return run.arrive(sink, !hit, part, y);
     }
-    Run::emit(sink, t1, s1, run.m.r);
+    run.emit(sink, t1, s1, run.m.r);
     for (int i = 0; i < 4; ++i) {
       z[i] = z1[i];
       f0[i] = f1[i];

@@ -51,8 +51,9 @@
 // (edge_sections.hpp).
 //
 // Sink (trace): on_event(t, x, (u, w), nu) at the start and at every edge entry with the ambient
-// state (disc_output.hpp: plate rows), at every integrator step on N^c (the exit included) with
-// the frame state (the wall's edge rows), and at the end; a sink that asks for samples (trace
+// state (the wall's plate rows: disc_output.hpp's; on the strip wall of stadium_wall.hpp the
+// closed-form models' rows, 2D for roll3:strip), at every integrator step on N^c (the exit
+// included) with the frame state (the wall's edge rows), and at the end; a sink that asks for samples (trace
 // --sample) also gets on_sample rows at its sample times (disc_output.hpp says how they are
 // exact stops).
 #pragma once
@@ -154,10 +155,10 @@ struct EdgeSteps {
       if constexpr (has_on_contact<Sink>::value) out.on_contact(t0 + t, c.n, c.f);
     }
     if (t == T(0)) return;  // the entry (or the break the piece starts at), already reported
-    const DiscRow row = wall.edge_row(sys, y, r);
+    const auto row = wall.edge_row(sys, y, r);
     out.on_event(t0 + t, row.x, row.state, row.nu);
   }
-  SKIPSTONE_HD DiscRow row(const T* y) const { return wall.edge_row(sys, y, r); }
+  SKIPSTONE_HD auto row(const T* y) const { return wall.edge_row(sys, y, r); }
 };
 
 // One trajectory as a resumable run: fly_to_edge() flies the flat part to the next passage and
@@ -222,7 +223,7 @@ struct TableRollRun {
     t_entry = t;
     entry_s = NAN;
     for (int i = 0; i < N; ++i) y[i] = y0[i];
-    const DiscRow row = wall.edge_row(sys, y, m.r);
+    const auto row = wall.edge_row(sys, y, m.r);
     sink.on_event(t, row.x, row.state, row.nu);
   }
 
@@ -274,10 +275,10 @@ struct TableRollRun {
       if (wall.on_wall() && tf > T(0) && (N == 10 || G == T(0))) chords.add(s.p, s.u);
     }
     flight_apex(s, tf);
-    if constexpr (wants_samples<Sink>::value) sample_flight<N>(sink, s, t, to_end ? opt.t_max : t + tf, G, m.r);
+    if constexpr (wants_samples<Sink>::value) sample_flight<N>(sink, wall, s, t, to_end ? opt.t_max : t + tf, G, m.r);
     if constexpr (has_on_flight<Sink>::value) {
-      const DiscRow row = plate_row<N>(s, m.r);
-      sink.on_flight(t, tf, row.x, row.state, N == 6 ? Vec3{0.0, -double(G), 0.0} : Vec3{0.0, 0.0, -double(G)});
+      const auto row = wall.plate_row(s, m.r);
+      sink.on_flight(t, tf, row.x, row.state, wall.flight_acceleration(double(G)));
     }
     flat_contact(sink, t);
     s = fly_plate<N>(s, tf, G);
@@ -404,8 +405,8 @@ struct TableRollRun {
   static SKIPSTONE_HD T plate_height(const PlateStateT<T>& p) { return N == 6 ? p.p.y : p.z; }
 
   template <class Sink>
-  static SKIPSTONE_HD void emit(Sink& sink, double t, const PlateStateT<T>& p, T r) {
-    const DiscRow row = plate_row<N>(p, r);
+  SKIPSTONE_HD void emit(Sink& sink, double t, const PlateStateT<T>& p, T r) const {
+    const auto row = wall.plate_row(p, r);
     sink.on_event(t, row.x, row.state, row.nu);
   }
 

@@ -146,6 +146,10 @@ struct TableWall {
     return y[9];
   }
   SKIPSTONE_HD DiscRow edge_row(const Sys& sys, const T* y, T r) const { return table_edge_row<N>(y, sys.arc, r); }
+  // A flat-part state's row (disc_output.hpp) and the acceleration of its position columns in a
+  // flight under G (roll3 in the plate along -y, roll4 along the axis).
+  SKIPSTONE_HD DiscRow plate_row(const PlateStateT<T>& s, T r) const { return skipstone::plate_row<N>(s, r); }
+  static SKIPSTONE_HD Vec3 flight_acceleration(double G) { return N == 6 ? Vec3{0.0, -G, 0.0} : Vec3{0.0, 0.0, -G}; }
   // The wall point of the frame state y and its frame (e1 the outward normal, e2 along the wall).
   SKIPSTONE_HD EdgePointT<T> edge_point(const Sys& sys, const T* y) const { return sys.arc.point(y[5]); }
   SKIPSTONE_HD Vec3 edge_velocity(const Sys& sys, const T* y) const {
