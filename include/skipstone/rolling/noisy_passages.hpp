@@ -52,7 +52,7 @@ SKIPSTONE_HD int corner_hold(TableRollRun<Wall>& run, NoisySystem noisy_system, 
 }
 
 // The rest of a noisy run from its start: on_edge, a passage from the frame state y follows (a
-// rim_entry start), else the run starts on a face. trajectory_noise: keyed by the trajectory
+// rim_entry start, or a state row inside an edge passage), else the run starts on a face. trajectory_noise: keyed by the trajectory
 // (trajectory_noise_key; its m > 1 in the convergence tests). noisy_system(run) makes the noisy
 // system of the run's current piece of the wall. Returns with the run's end in run and y.
 template <class Wall, class Sink, class NoisySystem>
