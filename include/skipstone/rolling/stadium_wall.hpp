@@ -57,6 +57,10 @@ SKIPSTONE_HD SKIPSTONE_INLINE StadiumSigns edge_signs(Vec2 e1, Vec2 e2) {
   return {a, b, spin * a * b, a, b};
 }
 
+// The strip table's wall with the closed form's rows: its row functions hide TableWall's (they
+// are not virtual). TableRollRun calls them on its Wall type, and TableWall's own methods make no
+// rows (enter, leave, next_piece use the table and the arc only); a method added there that made
+// one would bypass these coordinates.
 template <int N>
 struct StadiumWall : TableWall<StripTable, N> {
   using Row = std::conditional_t<N == 6, StripRow, DiscRow>;
