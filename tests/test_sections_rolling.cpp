@@ -4,7 +4,8 @@
 // lies on the plane to round-off, checked on the model's own state at that time (a run stopped
 // there); no crossing is missed (the sign changes of n . x - c over a fine sampling of the
 // trajectory are as many, sigma's restart after a round left out); the directions add up; the root isolation finds every root of a
-// function with several close ones. The config keys and the CLI: test_section_map.cpp.
+// function with several close ones; the noisy strip and planes at sigma = 0 cross where the
+// closed form does. The config keys and the CLI: test_section_map.cpp.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -142,6 +143,51 @@ TEST(RollingSections, StripCrossingsAreExactAndComplete) {
                                                 40.0, 8000, 10);
   expect_exact_crossings<ModelKind::roll_strip>("roll3:strip, sigma + 3 x2 = 1.5", strip_config(), 2,
                                                 plane({1, 3}, 1.5, 1), 40.0, 8000, 5);
+}
+
+// With noisy constraints at sigma = 0 the strip and the planes run on the rolling tables'
+// integrator (noisy_stadium.hpp): crossings on the flat parts from the exact flights, over the
+// edges from the stochastic scheme's steps (the line between them). They are the closed form's
+// crossings, in the same order and direction, to the scheme's accuracy (noise_dt 1e-4, r = 0.3:
+// measured: up to 1.1e-6 in time and coordinates over t = 40).
+TEST(RollingSections, NoisyStripAndPlanesAtSigmaZeroCrossWhereTheClosedFormDoes) {
+  constexpr double kSigmaZeroCrossing = 2e-5;
+  const auto compare = [&](auto variant_plain, auto variant_noisy, const json& base, const SectionPlane& p,
+                           const char* name) {
+    using Plain = decltype(variant_plain);
+    using Noisy = decltype(variant_noisy);
+    for (int kind : {1, 2}) {
+      json j = base;
+      j["parameters"]["noise"] = kind;
+      j["parameters"]["noise_dt"] = 1e-4;
+      j["stop"]["t_max"] = 40.0;
+      json plain = base;
+      plain["stop"]["t_max"] = 40.0;
+      const RunConfig closed = skipstone::testing::config_from(plain), noisy = skipstone::testing::config_from(j);
+      Crossings a(p), b(p);
+      simulate_variant<Plain>(closed.spec, 0, a);
+      simulate_variant<Noisy>(noisy.spec, 0, b);
+      ASSERT_GE(a.count(), 5u) << name;
+      ASSERT_EQ(a.count(), b.count()) << name << " noise " << kind;
+      double worst = 0.0;
+      for (std::uint64_t i = 0; i < a.count(); ++i) {
+        const std::size_t f = a.section.crossings.fields;
+        EXPECT_EQ(a.rows[i * f], b.rows[i * f]) << name << " crossing " << i << ": direction";
+        for (std::size_t k = 1; k < f; ++k) worst = std::fmax(worst, std::fabs(a.rows[i * f + k] - b.rows[i * f + k]));
+      }
+      EXPECT_LE(worst, kSigmaZeroCrossing) << name << " noise " << kind;
+      std::cout << name << ", noise " << kind << " at sigma 0: " << a.count() << " crossings, largest difference "
+                << worst << "\n";
+    }
+  };
+  using StripPlain = Variant<ModelKind::roll_strip, TableKind::none, Precision::float64, GravityKind::any>;
+  using StripNoisy = Variant<ModelKind::roll_strip, TableKind::none, Precision::float64, GravityKind::any, false, true>;
+  using PlanesPlain = Variant<ModelKind::roll_planes, TableKind::none, Precision::float64, GravityKind::any>;
+  using PlanesNoisy = Variant<ModelKind::roll_planes, TableKind::none, Precision::float64, GravityKind::any, false, true>;
+  compare(StripPlain{}, StripNoisy{}, strip_config(), plane({0, 1}, -0.1, 0), "roll3:strip, x2 = -0.1");
+  compare(StripPlain{}, StripNoisy{}, strip_config(), plane({1, 0}, 0.5, 1), "roll3:strip, sigma = 0.5");
+  compare(PlanesPlain{}, PlanesNoisy{}, planes_config(), plane({0, 0, 1}, 0.05, 0), "roll4:planes, x3 = 0.05");
+  compare(PlanesPlain{}, PlanesNoisy{}, planes_config(), plane({1, 0, 0}, 0.5, 0), "roll4:planes, sigma = 0.5");
 }
 
 TEST(RollingSections, PlanesCrossingsAreExactAndComplete) {
