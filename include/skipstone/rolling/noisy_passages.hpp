@@ -52,9 +52,10 @@ SKIPSTONE_HD int corner_hold(TableRollRun<Wall>& run, NoisySystem noisy_system, 
 }
 
 // The rest of a noisy run from its start: on_edge, a passage from the frame state y follows (a
-// rim_entry start, or a state row inside an edge passage), else the run starts on a face. trajectory_noise: keyed by the trajectory
-// (trajectory_noise_key; its m > 1 in the convergence tests). noisy_system(run) makes the noisy
-// system of the run's current piece of the wall. Returns with the run's end in run and y.
+// rim_entry start, or a state row inside an edge passage), else the run starts on a face.
+// trajectory_noise: keyed by the trajectory (trajectory_noise_key; its m > 1 in the convergence
+// tests). noisy_system(run) makes the noisy system of the run's current piece of the wall.
+// Returns with the run's end in run and y.
 template <class Wall, class Sink, class NoisySystem>
 SKIPSTONE_HD void noisy_roll_passages(TableRollRun<Wall>& run, const OuNoise& noise, const CounterNoise& trajectory_noise,
                                       double h, bool on_edge, double* y, Sink& sink, NoisySystem noisy_system) {

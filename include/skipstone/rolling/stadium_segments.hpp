@@ -139,6 +139,15 @@ struct Stadium {
     }
   }
   SKIPSTONE_HD double perimeter() const { return 2.0 * L + 2.0 * kPi * r; }
+  // The segment of the arc length sigma (in [0, perimeter]) and the position inside it, `pos`
+  // (at most the segment's length).
+  SKIPSTONE_HD int segment_at(double sigma, double& pos) const {
+    int seg = 3;
+    while (seg > 0 && sigma < start(seg)) --seg;
+    pos = sigma - start(seg);
+    pos = pos > length(seg) ? length(seg) : pos;
+    return seg;
+  }
   // Ambient (x1, x_extra) of the point at position pos inside segment seg.
   SKIPSTONE_HD Vec2 point(int seg, double pos) const {
     const double half = 0.5 * L;
@@ -230,12 +239,7 @@ SKIPSTONE_HD SKIPSTONE_INLINE StadiumSetup plate_stadium_start(const ScanSpec& s
   s.g = ball_gravity(pt, gamma);
   s.seg = 0;
   s.pos = 0.5 * L - p[P_X1];
-  if (spec.start == StartKind::state) {
-    s.seg = 3;
-    while (s.seg > 0 && p[P_SIGMA] < s.st.start(s.seg)) --s.seg;
-    s.pos = p[P_SIGMA] - s.st.start(s.seg);
-    s.pos = s.pos > s.st.length(s.seg) ? s.st.length(s.seg) : s.pos;
-  }
+  if (spec.start == StartKind::state) s.seg = s.st.segment_at(p[P_SIGMA], s.pos);
   return s;
 }
 

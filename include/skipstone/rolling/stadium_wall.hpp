@@ -147,9 +147,8 @@ SKIPSTONE_HD StadiumStart<N> stadium_wall_start(const StadiumWall<N>& wall, cons
   }
   const Stadium stadium = wall.stadium();
   const double L = wall.table.L, r = wall.r;
-  int seg = 3;
-  while (seg > 0 && sigma < stadium.start(seg)) --seg;
-  const double pos = sigma - stadium.start(seg);
+  double pos;
+  const int seg = stadium.segment_at(sigma, pos);
   if (seg == 0 || seg == 2 || (pos == 0.0 && seg == 3)) {  // a face (segment 3's start: N-'s end)
     PlateState& s = st.s;
     s.sheet = seg == 0 ? 1 : -1;
