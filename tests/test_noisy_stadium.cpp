@@ -64,7 +64,7 @@ json planes_config(double t_max) {
 // table writes at its end.
 struct RowKeeper {
   double last[9] = {};
-  double table[9] = {};
+  double table[11] = {};  // the state row, then a noisy run's noise columns
   template <class V, class S>
   void on_event(double, V x, const S& s, V) {
     write_state_row(x, s, last);

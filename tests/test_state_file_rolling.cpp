@@ -89,6 +89,15 @@ double largest_difference(const std::vector<double>& a, const std::vector<double
   return worst;
 }
 
+// The state columns of a noisy run's final_state table (`cols` columns: the state's, then the
+// noise columns noise_n1, noise_n2, which test_noisy_continuation.cpp tests).
+std::vector<double> state_part(const std::vector<double>& table, std::size_t cols) {
+  std::vector<double> state;
+  for (std::size_t i = 0; i < table.size(); ++i)
+    if (i % cols < cols - 2) state.push_back(table[i]);
+  return state;
+}
+
 class StateFileRollingTest : public CliTest {};
 
 TEST_F(StateFileRollingTest, TMaxSplitInTwoContinuesTheRunThroughEdgePassages) {
@@ -270,10 +279,12 @@ TEST_F(StateFileRollingTest, ANoisyRunFromAFileDrawsNoiseOfItsOwn) {
     }
     EXPECT_EQ(read_text(dir_ / (n + "_file") / "final_state.npy"), read_text(dir_ / (n + "_again") / "final_state.npy")) << n;
     std::vector<std::size_t> shape;
-    const std::vector<double> grid = npy_values<double>(dir_ / (n + "_grid") / "final_state.npy", &shape);
-    const std::vector<double> file = npy_values<double>(dir_ / (n + "_file") / "final_state.npy");
+    std::vector<double> grid = npy_values<double>(dir_ / (n + "_grid") / "final_state.npy", &shape);
+    std::vector<double> file = npy_values<double>(dir_ / (n + "_file") / "final_state.npy");
     const std::vector<std::int64_t> events = npy_values<std::int64_t>(dir_ / (n + "_grid") / "events.npy");
-    const std::size_t cols = shape[1];
+    grid = state_part(grid, shape[1]);
+    file = state_part(file, shape[1]);
+    const std::size_t cols = shape[1] - 2;
     int other = 0, with_passages = 0;
     for (std::size_t i = 0; i < shape[0]; ++i) {
       const std::vector<double> a(grid.begin() + i * cols, grid.begin() + (i + 1) * cols);
@@ -321,11 +332,12 @@ TEST_F(StateFileRollingTest, ANoisyRunGoesOnFromItsOwnFinalStatesEdgeRowsInclude
                               dir_ / (n + "_b"), "--backend cpu");
       ASSERT_EQ(b.rc, 0) << n << describe(b);
       std::vector<std::size_t> shape;
-      const std::vector<double> half = npy_values<double>(dir_ / (n + "_a") / "final_state.npy", &shape);
+      const std::vector<double> noisy_half = npy_values<double>(dir_ / (n + "_a") / "final_state.npy", &shape);
+      const std::vector<double> half = state_part(noisy_half, shape[1]);
       const std::vector<double> plain = npy_values<double>(dir_ / (n + "_plain") / "final_state.npy");
-      const std::vector<double> full = npy_values<double>(dir_ / (n + "_full") / "final_state.npy");
-      const std::vector<double> cont = npy_values<double>(dir_ / (n + "_b") / "final_state.npy");
-      const std::size_t cols = shape[1];
+      const std::vector<double> full = state_part(npy_values<double>(dir_ / (n + "_full") / "final_state.npy"), shape[1]);
+      const std::vector<double> cont = state_part(npy_values<double>(dir_ / (n + "_b") / "final_state.npy"), shape[1]);
+      const std::size_t cols = shape[1] - 2;  // the state's, before the noise columns
       ASSERT_EQ(cols, std::string(c.name).rfind("roll3", 0) == 0 ? 8u : 12u) << n;
       int on_edge = 0;
       for (std::size_t i = 0; i < half.size(); i += cols) on_edge += half[i] == 0.0;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -59,6 +60,12 @@ std::string observable_path(const RunConfig& rc, const std::string& name) {
          std::to_string(std::find(rc.observables.begin(), rc.observables.end(), name) - rc.observables.begin()) + "]";
 }
 
+std::vector<std::string> final_state_columns(const RunConfig& rc) {
+  std::vector<std::string> columns = rc.state.columns;
+  if (scan_has_noise(rc.spec)) columns.insert(columns.end(), kNoiseColumns.begin(), kNoiseColumns.end());
+  return columns;
+}
+
 bool collects(const RunConfig& rc) {
   return rc.boundary.any() || rc.section.any() || !rc.height_times.empty() || asks(rc, "final_state");
 }
@@ -74,6 +81,7 @@ RunConfig parse_config(const json& j) {
   rc.spec.table = rc.system.traits.table;
   rc.state = state_layout(rc.system.traits);
   for (double& v : rc.spec.params) v = 0.0;
+  rc.spec.params[P_NOISE_N1] = rc.spec.params[P_NOISE_N2] = NAN;  // set by a state file's noise columns only
   rc.resolved = {{"system", system}};
   // a note for the reader of the config and of meta.json; no effect on the run
   if (top.has("description")) rc.resolved["description"] = top.string("description");

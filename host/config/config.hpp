@@ -73,6 +73,9 @@ inline std::size_t point_event_columns(const RunConfig& rc, const BoundaryOutput
 bool collects(const RunConfig& rc);
 // Whether the run's observables name `name`.
 bool asks(const RunConfig& rc, const std::string& name);
+// The columns of the observable final_state: the state's (rc.state), then kNoiseColumns where a
+// trajectory of the scan has noisy constraints.
+std::vector<std::string> final_state_columns(const RunConfig& rc);
 
 RunConfig parse_config(const nlohmann::json& j);
 // Parses JSON text (parse_json_text: a duplicate key or a syntax error is a ConfigError at the

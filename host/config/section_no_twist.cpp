@@ -29,8 +29,8 @@ void check_no_twist(const RunConfig& rc) {
     if (rc.spec.params[p] != 0.0) throw ConfigError("initial." + name, "value " + number_text(rc.spec.params[p]) + why);
   }
   if (rc.state_rows) {
-    const std::size_t columns = rc.state.params.size(), rows = rc.state_rows->size() / columns;
-    for (std::size_t c = 0; c < columns; ++c)
+    const std::size_t columns = static_cast<std::size_t>(rc.spec.state_columns), rows = rc.state_rows->size() / columns;
+    for (std::size_t c = 0; c < rc.state.params.size(); ++c)
       for (Param p : spins)
         if (rc.state.params[c] == p)
           for (std::size_t row = 0; row < rows; ++row)

@@ -18,9 +18,9 @@ namespace skipstone {
 
 namespace {
 
-std::string column_list(const StateLayout& layout) {
+std::string column_list(const std::vector<std::string>& columns) {
   std::string s;
-  for (const auto& c : layout.columns) s += (s.empty() ? "" : ", ") + c;
+  for (const auto& c : columns) s += (s.empty() ? "" : ", ") + c;
   return s;
 }
 
@@ -46,9 +46,16 @@ std::string content_hash(const std::vector<char>& bytes) {
 void read_state_file(JsonReader& init, RunConfig& rc) {
   const StateLayout& layout = rc.state;
   const std::string key = init.key_path("file");
-  const std::string allowed = "allowed: a float64 .npy of shape (rows, " + std::to_string(layout.columns.size()) +
-                              ") or (n1, ..., " + std::to_string(layout.columns.size()) + "), columns " + column_list(layout) +
-                              " (the final_state.npy of a run of " + rc.system.name + ")";
+  // A system with noisy constraints also takes the noise columns after the state's (a noisy
+  // run's final_state): the noise process a noisy run goes on from (row_noise; NaN: none).
+  const bool noisy = find_rule(rc.system.parameters, "noise") != nullptr;
+  const std::size_t cols = layout.columns.size(), noise_cols = noisy ? kNoiseColumns.size() : 0;
+  std::string allowed = "allowed: a float64 .npy of shape (rows, " + std::to_string(cols) + ") or (n1, ..., " +
+                        std::to_string(cols) + "), columns " + column_list(layout.columns) +
+                        " (the final_state.npy of a run of " + rc.system.name + ")";
+  if (noisy)
+    allowed += ", or with " + std::to_string(cols + noise_cols) + " columns, the noise columns " +
+               column_list(kNoiseColumns) + " after them (a noisy run's)";
   if (!init.has("file")) throw ConfigError(key, "required with initial.start \"state_file\"; " + allowed);
   const std::string path = init.string("file");
   std::error_code ec;
@@ -60,24 +67,34 @@ void read_state_file(JsonReader& init, RunConfig& rc) {
     throw ConfigError(key, "value " + show(path) + " is not a readable .npy file (" + e.what() + "); " + allowed);
   }
   if (a.descr != "<f8") throw ConfigError(key, "value " + show(path) + " has dtype " + show(a.descr) + "; " + allowed);
-  const std::size_t cols = layout.columns.size();
   // A grid's final_state has the grid's shape before its columns: its rows are the trajectories
   // in their index order, the order a C-ordered array holds them in.
   std::size_t rows = 1;
   for (std::size_t k = 0; k + 1 < a.shape.size(); ++k) rows *= a.shape[k];
-  if (a.shape.size() < 2 || a.shape.back() != cols || rows == 0)
+  const std::size_t width = a.shape.size() < 2 ? 0 : a.shape.back();
+  if (!(width == cols || (noisy && width == cols + noise_cols)) || rows == 0)
     throw ConfigError(key, "value " + show(path) + " has shape " + shape_text(a.shape) + "; " + allowed);
-  auto values = std::make_shared<std::vector<double>>(rows * cols);
+  std::vector<std::string> columns = layout.columns;
+  std::vector<Param> params = layout.params;
+  if (width > cols) {
+    columns.insert(columns.end(), kNoiseColumns.begin(), kNoiseColumns.end());
+    params.insert(params.end(), {P_NOISE_N1, P_NOISE_N2});
+  }
+  auto values = std::make_shared<std::vector<double>>(rows * width);
   std::memcpy(values->data(), a.bytes.data(), values->size() * sizeof(double));
-  for (std::size_t i = 0; i < values->size(); ++i)
-    if (!std::isfinite((*values)[i]))
-      throw ConfigError(key, "value " + show(path) + ": row " + std::to_string(i / cols) + " has a value that is not finite (column " +
-                                 layout.columns[i % cols] + "); allowed: finite numbers only (leave out the rows of masked or "
-                                 "failed trajectories, whose final_state is NaN)");
+  for (std::size_t i = 0; i < values->size(); ++i) {
+    const double v = (*values)[i];
+    const bool noise_column = i % width >= cols;
+    if (!std::isfinite(v) && !(noise_column && std::isnan(v)))
+      throw ConfigError(key, "value " + show(path) + ": row " + std::to_string(i / width) + " has a value that is not finite (column " +
+                                 columns[i % width] + "); allowed: finite numbers only (leave out the rows of masked or "
+                                 "failed trajectories, whose final_state is NaN), NaN in the noise columns (no noise "
+                                 "process to go on from)");
+  }
   for (std::size_t c = 0; c < cols; ++c) {  // the rolling tables' face: a face or the edge (table_state_row.hpp)
     if (layout.params[c] != P_FACE) continue;
     for (std::size_t r = 0; r < rows; ++r) {
-      const double f = (*values)[r * cols + c];
+      const double f = (*values)[r * width + c];
       if (!(f == 1.0 || f == -1.0 || f == 0.0))
         throw ConfigError(key, "value " + show(path) + ": row " + std::to_string(r) + " has face " + show(f) +
                                    "; allowed: face 1 (on N+), -1 (on N-) or 0 (on the edge)");
@@ -86,11 +103,11 @@ void read_state_file(JsonReader& init, RunConfig& rc) {
   rc.state_rows = values;
   ScanSpec& spec = rc.spec;
   spec.state_rows = values->data();
-  spec.state_columns = static_cast<std::int32_t>(cols);
-  for (std::size_t c = 0; c < cols; ++c) spec.state_params[c] = layout.params[c];
+  spec.state_columns = static_cast<std::int32_t>(width);
+  for (std::size_t c = 0; c < width; ++c) spec.state_params[c] = params[c];
   rc.resolved["initial"]["file"] = path;
   rc.resolved["initial"]["rows"] = rows;
-  rc.resolved["initial"]["columns"] = layout.columns;
+  rc.resolved["initial"]["columns"] = columns;
   rc.resolved["initial"]["content"] = content_hash(a.bytes);
 }
 

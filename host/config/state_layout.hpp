@@ -17,6 +17,11 @@ struct StateLayout {
   std::vector<Param> params;         // column c sets params[c]; empty: no start "state_file"
 };
 
+// The columns after a state's in the final_state of a scan with noisy constraints (the noise
+// process where the run left it: docs/config.md "Start from a file of states"), which a state
+// file may have too (P_NOISE_N1, P_NOISE_N2; NaN: none).
+inline const std::vector<std::string> kNoiseColumns = {"noise_n1", "noise_n2"};
+
 // The rows of a state file, shared by the copies of a RunConfig (ScanSpec::state_rows points in).
 using StateRows = std::shared_ptr<const std::vector<double>>;
 

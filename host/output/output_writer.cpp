@@ -227,7 +227,7 @@ json run_metadata(const RunConfig& rc, const ScanResult& res, const BackendChoic
   for (const auto& name : rc.observables) {
     const ObservableInfo& info = observable_info(name);
     json o = {{"file", name + ".npy"}, {"description", info.description}};
-    if (info.id == ObservableId::final_state) o["columns"] = rc.state.columns;
+    if (info.id == ObservableId::final_state) o["columns"] = final_state_columns(rc);
     if (info.id == ObservableId::height_series) o["times"] = rc.height_times;
     const auto it = res.stats.find(name);
     if (it != res.stats.end()) o["stats"] = it->second.to_json();

@@ -14,7 +14,7 @@ namespace skipstone {
 
 int values_per_trajectory(const RunConfig& rc, const std::string& observable) {
   const ObservableInfo& info = observable_info(observable);
-  if (info.id == ObservableId::final_state) return static_cast<int>(rc.state.columns.size());
+  if (info.id == ObservableId::final_state) return static_cast<int>(final_state_columns(rc).size());
   if (info.id == ObservableId::height_series) return static_cast<int>(rc.height_times.size());
   return info.length;
 }

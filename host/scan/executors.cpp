@@ -69,7 +69,7 @@ RangeResult integrate_collecting(ChunkEngine& engine, const RunConfig& rc, Traje
     c->fields = b->event_fields;
   }
   if (rc.section.any()) collect.plane = &rc.plane;
-  if (asks(rc, "final_state")) collect.state_columns = static_cast<int>(rc.state.columns.size());
+  if (asks(rc, "final_state")) collect.state_columns = static_cast<int>(final_state_columns(rc).size());
   if (!rc.height_times.empty()) {
     collect.heights.points = static_cast<int>(rc.height_times.size());
     collect.heights.t_max = rc.spec.t_max;

@@ -111,6 +111,8 @@ enum class MomentForm : std::int32_t { gamma = 0, eta = 1, beta = 2 };
   X(P_BALL_LEAN, "lean")         /* driven:ball start: tilt of the rails' plane out of e1-e3 */       \
   X(P_BALL_HEADING, "heading")   /* driven:ball start: turn about the vertical */\
   X(P_FACE, "face")              /* rolling tables' state rows: +-1 on the face N^+-, 0 on the edge */\
+  X(P_NOISE_N1, "noise_n1")      /* noisy runs' state rows: the noise process where the run left it */\
+  X(P_NOISE_N2, "noise_n2")      /* (NaN: none, drawn from its stationary law) */                    \
   X(P_D1_RATIO, "d1_ratio")      /* driven:ball: principal moments d1, d3 of the ball over d2 */      \
   X(P_D3_RATIO, "d3_ratio")                                                                          \
   X(P_CM1, "cm1")                /* driven:ball: its centre of mass from the geometric centre */      \
@@ -190,6 +192,13 @@ struct ScanSpec {
   std::int32_t state_columns;
   std::int32_t state_params[kMaxStateColumns];
 };
+
+// Whether any trajectory of the scan has noisy constraints (noise fixed and nonzero, or scanned).
+inline bool scan_has_noise(const ScanSpec& spec) {
+  for (int j = 0; j < spec.n_axes; ++j)
+    if (spec.axes[j].param == P_NOISE) return true;
+  return spec.params[P_NOISE] != 0.0;
+}
 
 // A start from a file of states whose row (params p) puts the ball on the edge (face 0), not on a face.
 SKIPSTONE_HD SKIPSTONE_INLINE bool starts_on_edge_state_row(const ScanSpec& spec, const double* p) {

@@ -122,13 +122,6 @@ inline bool scan_has_gravity(const ScanSpec& spec) {
   return spec.params[P_G] != 0.0;
 }
 
-// Whether any trajectory of the scan has noisy constraints (noise fixed and nonzero, or scanned).
-inline bool scan_has_noise(const ScanSpec& spec) {
-  for (int j = 0; j < spec.n_axes; ++j)
-    if (spec.axes[j].param == P_NOISE) return true;
-  return spec.params[P_NOISE] != 0.0;
-}
-
 // The models with a kernel of their own for noisy scans (in double; the config refuses float).
 constexpr bool has_noisy_kernel(ModelKind m) {
   return m == ModelKind::roll3_table || m == ModelKind::roll4_table || m == ModelKind::roll_strip ||

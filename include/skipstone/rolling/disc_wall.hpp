@@ -75,6 +75,7 @@ struct DiscWall {
   static constexpr bool kChords = true;
   static constexpr bool kHasBreaks = false;
   static constexpr bool kStateRows = true;  // roll4's rows of table_state_row.hpp
+  static constexpr int kStateColumns = 12;
   using Piece = T;                          // a start on N^c: the rim angle of its point (resume)
 
   T R;

@@ -67,7 +67,8 @@ SKIPSTONE_HD TrajectoryResult noisy_roll4_disc_run(const ScanSpec& spec, const S
                                                    Sink& sink) {
   DiscRollModel m;
   RollOptions opt;
-  const OuNoise ou = noise_of(pt);
+  const RollNoise rn = roll_noise(spec, pt, noise);
+  const OuNoise& ou = rn.ou;
   double* row = take_state_row(sink);
   const auto noisy_system = [&](const DiscRollRun& r) { return NoisyDiscRimSystem{r.sys, ou, r.wall.theta}; };
   DiscRollRun run;
@@ -77,12 +78,12 @@ SKIPSTONE_HD TrajectoryResult noisy_roll4_disc_run(const ScanSpec& spec, const S
     if (!roll4_disc_edge_setup(spec, pt, m, opt, theta, y0)) return masked_result();
     run.start_on_edge(DiscWall<double>{m.R, 0.0, false}, RollModel{m.r, m.eta, m.G, m.g}, theta, y0,
                       noisy_roll_options(opt, ou), sink, y);
-    return finish_noisy_roll(run, ou, noise, pt.p[P_NOISE_DT], true, y, row, sink, noisy_system);
+    return finish_noisy_roll(run, rn, true, y, row, sink, noisy_system);
   }
   PlateState s;
   if (!roll4_disc_setup(spec, pt, m, s, opt)) return masked_result();
   run.start(DiscWall<double>{m.R, 0.0, false}, RollModel{m.r, m.eta, m.G, m.g}, s, noisy_roll_options(opt, ou), sink);
-  return finish_noisy_roll(run, ou, noise, pt.p[P_NOISE_DT], false, y, row, sink, noisy_system);
+  return finish_noisy_roll(run, rn, false, y, row, sink, noisy_system);
 }
 
 template <class Sink>

@@ -19,7 +19,10 @@
 // operator in the reaction terms is (1 + n1) / rho: every eta above becomes eta (1 + n1), with
 // u = 0. The (v2, s) block stays skew and the energy is conserved on every noise path; the
 // steps are projected onto it ((W2, s) rescaled), as the rough rim passages are.
-// The start's v1, v2 are the rolling part W; n starts from its stationary law. The state
+// The start's v1, v2 are the rolling part W; n starts from its stationary law. A start from a
+// state row takes the row's velocity as the centre's (the rows' u is v) and its noise columns
+// as n where it has them (row_noise): W = v - eta^2 n under slip. The final state's noise
+// columns are n at the end (roughness: n1, and NaN). The state
 // y = (theta - theta0, z, W1, W2, s, n1, n2) is integrated by the stochastic Heun scheme with the
 // fixed step noise_dt (strong order 1); a turn (theta - theta0 reaching 2 pi k in the direction
 // of the start's v1) is located on the cubic Hermite interpolant of theta over the step, and the
@@ -142,11 +145,16 @@ SKIPSTONE_HD TrajectoryResult noisy_inside_cylinder_run(const ScanSpec& spec, co
   if (!inside_cylinder_setup(spec, pt, c)) return masked_result();
   const OuNoise noise = noise_of(pt);
   const double h = pt.p[P_NOISE_DT];
-  const double k0 = c.v1 * c.v1 + c.h0.a * c.h0.a + c.h0.b * c.h0.b;
-  const NoisyInsideCylinderSystem sys{c.rho, c.eta, c.G, k0 + 2.0 * c.G * c.h0.z, noise};
   const double energy_tolerance = noise.kind == kNoiseSlip ? INFINITY : spec.energy_tolerance;  // slip: exchanged
   double y[N] = {0.0, c.h0.z, c.v1, c.h0.a, c.h0.b, 0.0, 0.0};
-  for (int i = 0; i < sys.noises(); ++i) y[F + i] = noise.sigma * counter.initial(i);
+  const double* stored = row_noise(spec, pt);
+  for (int i = 0; i < noise.noises(); ++i) y[F + i] = stored ? stored[i] : noise.sigma * counter.initial(i);
+  if (spec.start == StartKind::state && noise.kind == kNoiseSlip) {  // a row's velocity is the centre's
+    y[2] -= c.eta * c.eta * y[F];
+    y[3] -= c.eta * c.eta * y[F + 1];
+  }
+  const double k0 = y[2] * y[2] + y[3] * y[3] + y[4] * y[4];
+  const NoisyInsideCylinderSystem sys{c.rho, c.eta, c.G, k0 + 2.0 * c.G * c.h0.z, noise};
   const double dir = c.v1 < 0.0 ? -1.0 : 1.0;  // the turns are counted in the start's direction
   NoisyCylinderRows rows{sys, c.theta0};
   auto samples = noisy_cylinder_samples(rows, sink);
@@ -228,6 +236,11 @@ SKIPSTONE_HD TrajectoryResult noisy_inside_cylinder_run(const ScanSpec& spec, co
   if (!ended_on_turn && t > 0.0) {  // the end, unless a turn or the start was the last row
     ob.sample(t, y[1]);
     emit(t, y);
+  }
+  if (double* row = take_state_row(sink)) {  // the last row's (final_state), then the noise columns
+    constexpr int kStateColumns = 9;          // x, y, z, u, w (final_state.hpp)
+    row[kStateColumns] = y[F];
+    row[kStateColumns + 1] = noise.kind == kNoiseSlip ? y[F + 1] : NAN;
   }
   TrajectoryResult res = rolling_result(status, events, t, max_err, ob, y[1], spec.bounded_depth);
   res.steps = steps;

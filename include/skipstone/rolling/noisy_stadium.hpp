@@ -33,7 +33,7 @@ SKIPSTONE_HD TrajectoryResult simulate_noisy_stadium(const ScanSpec& spec, const
   double y[N];
   if (start.on_edge) run.start_on_edge(wall, m, start.arc, start.y, noisy_roll_options(opt, noise), sink, y);
   else run.start(wall, m, start.s, noisy_roll_options(opt, noise), sink);
-  return finish_noisy_roll(run, noise, CounterNoise{trajectory_noise_key(spec, pt, index)}, pt.p[P_NOISE_DT],
+  return finish_noisy_roll(run, roll_noise(spec, pt, CounterNoise{trajectory_noise_key(spec, pt, index)}),
                            start.on_edge, y, row, sink,
                            [&](const TableRollRun<StadiumWall<N>>& r) { return NoisyEdgeSystem<N>{r.sys, noise}; });
 }

@@ -141,26 +141,24 @@ struct NoisyEdgeSystem {
 template <int N, TableKind TK, class Sink>
 SKIPSTONE_HD TrajectoryResult simulate_noisy_table_roll(const ScanSpec& spec, const ScanPoint& pt, std::uint64_t index,
                                                         Sink& sink) {
-  const OuNoise noise = noise_of(pt);
-  const CounterNoise path{trajectory_noise_key(spec, pt, index)};
-  const double h = pt.p[P_NOISE_DT];
+  const RollNoise noise = roll_noise(spec, pt, CounterNoise{trajectory_noise_key(spec, pt, index)});
   double* row = take_state_row(sink);
-  const auto noisy_system = [&](const auto& r) { return NoisyEdgeSystem<N>{r.sys, noise}; };
+  const auto noisy_system = [&](const auto& r) { return NoisyEdgeSystem<N>{r.sys, noise.ou}; };
   if (starts_on_edge_state_row(spec, pt.p))
     return with_table_roll_edge_start<N, TK>(spec, pt, [&](const auto& table, const RollModel& m,
                                                            const RollOptions& opt, const EdgeArc& arc, const double* y0) {
       TableRollRun<decltype(table_wall<N>(table))> run;
       double y[N];
-      run.start_on_edge(table_wall<N>(table), m, arc, y0, noisy_roll_options(opt, noise), sink, y);
-      return finish_noisy_roll(run, noise, path, h, true, y, row, sink, noisy_system);
+      run.start_on_edge(table_wall<N>(table), m, arc, y0, noisy_roll_options(opt, noise.ou), sink, y);
+      return finish_noisy_roll(run, noise, true, y, row, sink, noisy_system);
     });
   return with_table_roll_start<N, TK>(spec, pt, [&](const auto& table, const RollModel& m, const PlateState& s,
                                                     const RollOptions& opt, int entry_part) {
     TableRollRun<decltype(table_wall<N>(table))> run;
-    run.start(table_wall<N>(table), m, s, noisy_roll_options(opt, noise), sink);
+    run.start(table_wall<N>(table), m, s, noisy_roll_options(opt, noise.ou), sink);
     double y[N];
     if (entry_part >= 0) run.enter_at_start(entry_part, y);
-    return finish_noisy_roll(run, noise, path, h, entry_part >= 0, y, row, sink, noisy_system);
+    return finish_noisy_roll(run, noise, entry_part >= 0, y, row, sink, noisy_system);
   });
 }
 

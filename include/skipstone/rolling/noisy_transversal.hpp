@@ -164,6 +164,17 @@ SKIPSTONE_HD SKIPSTONE_INLINE std::uint64_t trajectory_noise_key(const ScanSpec&
   return key;
 }
 
+// The noise process a start from a file of states goes on from: the row's columns noise_n1,
+// noise_n2 (P_NOISE_N1, P_NOISE_N2), which a noisy run's final state holds (docs/config.md
+// "Start from a file of states"), so that a continued run's process goes on where the first left
+// it instead of restarting from its stationary law (its increments are the continued run's own).
+// Null where the row holds none: another start, a file without the columns, or NaN (a rough
+// wall's run that ended on a face, where the next passage draws its own).
+SKIPSTONE_HD SKIPSTONE_INLINE const double* row_noise(const ScanSpec& spec, const ScanPoint& pt) {
+  static_assert(P_NOISE_N2 == P_NOISE_N1 + 1, "the row's two noise columns are read as an array");
+  return spec.start == StartKind::state && isfinite(pt.p[P_NOISE_N1]) ? &pt.p[P_NOISE_N1] : nullptr;
+}
+
 // The Brownian increments of one trajectory: increment(i, j, h) is that of Wiener process i
 // (0, 1, 2) over step j of length h, the sum of the m increments of m steps of length h/m (m = 1
 // in a run; m > 1 follows the same path as the run with step h/m, for convergence measurements).

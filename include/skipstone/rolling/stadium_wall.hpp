@@ -64,6 +64,7 @@ SKIPSTONE_HD SKIPSTONE_INLINE StadiumSigns edge_signs(Vec2 e1, Vec2 e2) {
 template <int N>
 struct StadiumWall : TableWall<StripTable, N> {
   using Row = std::conditional_t<N == 6, StripRow, DiscRow>;
+  static constexpr int kStateColumns = N - 1;  // sigma, x2, [x3], v1, v2, [v3], s or (wx, wy, wz)
   double r;  // the ball's radius: the stadium's half-circles
 
   SKIPSTONE_HD Stadium stadium() const { return {this->table.L, r}; }

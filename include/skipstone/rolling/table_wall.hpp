@@ -53,6 +53,7 @@ struct TableWall {
   static constexpr bool kChords = std::is_same_v<Table, DiscTable>;
   static constexpr bool kHasBreaks = true;
   static constexpr bool kStateRows = true;  // table_state_row.hpp
+  static constexpr int kStateColumns = N_ + 2;  // face, x1, x2, [x3], v1, v2, [v3], S12, [S13, S23], psi, phi
   using Piece = EdgeArc;                    // where a start on N^c is (resume)
 
   // How far inside the wall a plate start moving out counts as on it (time_to_wall).
