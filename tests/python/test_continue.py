@@ -1,7 +1,7 @@
 """A scan continued from Python: the final_state array of skipstone.run, saved with numpy and
 given back as a state file, continues the run where a single run of the summed length ends (the
-no-slip stadium, driven:ball on its drive's clock, the rubber ball over a sphere); the row layout
-is the one meta.json names."""
+no-slip stadium, driven:ball on its drive's clock, the rubber ball over a sphere, a noisy ball
+inside a cylinder with its noise process); the row layout is the one meta.json names."""
 import json
 
 import numpy as np
@@ -24,6 +24,13 @@ CASES = {
                        "initial": {"start": "body", "phi": 0.4, "wx": 0.3, "wy": 1.1, "wz": -0.6},
                        "scan": {"axes": [{"param": "theta", "min": 0.3, "max": 2.8, "n": 6}]},
                        "options": {"rtol": 1e-12, "atol": 1e-12}}, 2.5, 1e-10),
+    # a slipping contact whose noise process barely moves (tau 1e16): the rows' noise columns
+    # carry it on (tests/test_noisy_continuation.cpp: 2.3e-8)
+    "noisy_inside_cylinder": ({"system": "roll3:inside-cylinder",
+                               "parameters": {"R": 1.0, "r": 0.2, "gamma": 0.6325, "g": 1.0, "noise": 1,
+                                              "noise_sigma": 0.1, "noise_tau": 1e16, "noise_dt": 1e-4},
+                               "initial": {"start": "wall", "angle": 0.0, "z": 0.0, "v1": 1.0, "spin": 0.0},
+                               "scan": {"axes": [{"param": "v2", "min": -1.0, "max": 1.0, "n": 6}]}}, 2.5, 1e-6),
 }
 
 
