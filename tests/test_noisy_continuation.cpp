@@ -223,9 +223,11 @@ TEST_F(NoisyContinuationTest, NoiseColumnsInAStateFile) {
   run_ok("noisy", config(c, noise_keys("1", "0.2"), c.start, 0.5));
   const fs::path noisy_rows = dir_ / "noisy" / "final_state.npy";
   run_ok("plain_from_noisy", config(c, "", state_file_initial(noisy_rows), 0.5));
+  // a slip process needs both components: one NaN, and it starts from its stationary law
   std::vector<double> row = {1.0, 0.0, 0.0, 1.0, 0.0, 0.3, 0.0, 0.0, 0.05, NAN};
   skipstone::io::write_npy(dir_ / "ten.npy", row, {1, 10});
   run_ok("noisy_from_nan", config(c, noise_keys("1", "0.2"), state_file_initial(dir_ / "ten.npy"), 0.5));
+  EXPECT_EQ(npy_values<std::int8_t>(dir_ / "noisy_from_nan" / "status.npy").at(0), 0);
   std::vector<double> infinite = row;
   infinite[9] = INFINITY;
   skipstone::io::write_npy(dir_ / "infinite.npy", infinite, {1, 10});

@@ -168,11 +168,16 @@ SKIPSTONE_HD SKIPSTONE_INLINE std::uint64_t trajectory_noise_key(const ScanSpec&
 // noise_n2 (P_NOISE_N1, P_NOISE_N2), which a noisy run's final state holds (docs/config.md
 // "Start from a file of states"), so that a continued run's process goes on where the first left
 // it instead of restarting from its stationary law (its increments are the continued run's own).
-// Null where the row holds none: another start, a file without the columns, or NaN (a rough
-// wall's run that ended on a face, where the next passage draws its own).
+// Null where the row holds none: another start, a file without the columns, or NaN in a
+// component the process has (a rough wall's run that ended on a face, where the next passage
+// draws its own).
 SKIPSTONE_HD SKIPSTONE_INLINE const double* row_noise(const ScanSpec& spec, const ScanPoint& pt) {
   static_assert(P_NOISE_N2 == P_NOISE_N1 + 1, "the row's two noise columns are read as an array");
-  return spec.start == StartKind::state && isfinite(pt.p[P_NOISE_N1]) ? &pt.p[P_NOISE_N1] : nullptr;
+  if (spec.start != StartKind::state) return nullptr;
+  const double* n = &pt.p[P_NOISE_N1];
+  for (int i = 0; i < noise_of(pt).noises(); ++i)
+    if (!isfinite(n[i])) return nullptr;
+  return n;
 }
 
 // The Brownian increments of one trajectory: increment(i, j, h) is that of Wiener process i
