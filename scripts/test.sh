@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Without a GPU the tests cannot run the CUDA kernels, so they are compiled to PTX only: the
-# compile check of every kernel without the machine-code assembler (most of nvcc's time). With
+# compile check of every kernel without the machine-code assembler (most of nvcc's time) and
+# with the device optimiser at its fastest-compile level (CMakeLists.txt). With
 # a GPU (or SKIPSTONE_CUDA_PTX_ONLY=OFF) they get sm_90 machine code as in any build.
 if [ -z "${SKIPSTONE_CUDA_PTX_ONLY:-}" ]; then
   SKIPSTONE_CUDA_PTX_ONLY=ON
