@@ -1,7 +1,8 @@
 // One trajectory of any model from (spec, scan point). simulate_variant has the model (and
 // table, precision, gravity) fixed at compile time: what the ensemble kernels run, one kernel per
 // variant. simulate_trajectory picks the variant of a spec at run time and runs the same
-// function: the trace command and the scalar reference loops of tests and benchmarks. The sink
+// function: the trace command and the scalar reference loops of tests and benchmarks (for the
+// common sinks compiled once, in kernels/simulate_trajectory.cpp). The sink
 // sees the events (no-slip impacts, the segment ends of roll3:strip/roll4:planes, the turns of
 // roll3:inside-cylinder, the junctions and rim steps of roll4:disc and the rolling tables: on_event) or the integrator
 // steps of the Figure-18 system and of rubber:sphere (on_step).
@@ -25,6 +26,7 @@
 #include "skipstone/rolling/roll4_disc.hpp"
 #include "skipstone/rolling/roll4_planes.hpp"
 #include "skipstone/rolling/rubber_sphere.hpp"
+#include "skipstone/event_sink.hpp"
 #include "skipstone/rolling/table_wall.hpp"
 #include "skipstone/sinks.hpp"
 #include "skipstone/system_traits.hpp"
@@ -199,12 +201,29 @@ void visit_variant(const ScanSpec& spec, F&& f) {
 }
 
 // As the ensemble kernel of spec's variant computes trajectory `index` (host side), e.g. the
-// float kernel when spec.precision is float32.
+// float kernel when spec.precision is float32: every model's code, instantiated for Sink.
 template <class Sink>
-TrajectoryResult simulate_trajectory(const ScanSpec& spec, std::uint64_t index, Sink& sink) {
+TrajectoryResult simulate_any_variant(const ScanSpec& spec, std::uint64_t index, Sink& sink) {
   TrajectoryResult r;
   visit_variant(spec, [&](auto v) { r = simulate_variant<decltype(v)>(spec, index, sink); });
   return r;
+}
+
+// simulate_any_variant for the sinks most callers have, compiled once (simulate_trajectory.cpp):
+// none (DiscardSink), or one that takes events and steps only (through EventSink).
+TrajectoryResult simulate_trajectory(const ScanSpec& spec, std::uint64_t index, DiscardSink& sink);
+TrajectoryResult simulate_trajectory(const ScanSpec& spec, std::uint64_t index, EventSink& sink);
+
+// One trajectory for any sink: a sink that takes events and steps only goes through EventSink
+// (the model code compiled once), one that asks for more gets the model code instantiated for it.
+template <class Sink>
+TrajectoryResult simulate_trajectory(const ScanSpec& spec, std::uint64_t index, Sink& sink) {
+  if constexpr (takes_events_only<Sink>) {
+    EventSinkOf<Sink> events(sink);
+    return simulate_trajectory(spec, index, static_cast<EventSink&>(events));
+  } else {
+    return simulate_any_variant(spec, index, sink);
+  }
 }
 
 }  // namespace skipstone
