@@ -62,7 +62,7 @@ std::string observable_path(const RunConfig& rc, const std::string& name) {
 
 std::vector<std::string> final_state_columns(const RunConfig& rc) {
   std::vector<std::string> columns = rc.state.columns;
-  if (scan_has_noise(rc.spec)) columns.insert(columns.end(), kNoiseColumns.begin(), kNoiseColumns.end());
+  if (scan_has_noise(rc.spec)) columns.insert(columns.end(), kNoiseLayout.columns.begin(), kNoiseLayout.columns.end());
   return columns;
 }
 

@@ -49,13 +49,13 @@ void read_state_file(JsonReader& init, RunConfig& rc) {
   // A system with noisy constraints also takes the noise columns after the state's (a noisy
   // run's final_state): the noise process a noisy run goes on from (row_noise; NaN: none).
   const bool noisy = find_rule(rc.system.parameters, "noise") != nullptr;
-  const std::size_t cols = layout.columns.size(), noise_cols = noisy ? kNoiseColumns.size() : 0;
+  const std::size_t cols = layout.columns.size(), noise_cols = noisy ? kNoiseLayout.columns.size() : 0;
   std::string allowed = "allowed: a float64 .npy of shape (rows, " + std::to_string(cols) + ") or (n1, ..., " +
                         std::to_string(cols) + "), columns " + column_list(layout.columns) +
                         " (the final_state.npy of a run of " + rc.system.name + ")";
   if (noisy)
     allowed += ", or with " + std::to_string(cols + noise_cols) + " columns, the noise columns " +
-               column_list(kNoiseColumns) + " after them (a noisy run's)";
+               column_list(kNoiseLayout.columns) + " after them (a noisy run's)";
   if (!init.has("file")) throw ConfigError(key, "required with initial.start \"state_file\"; " + allowed);
   const std::string path = init.string("file");
   std::error_code ec;
@@ -77,8 +77,8 @@ void read_state_file(JsonReader& init, RunConfig& rc) {
   std::vector<std::string> columns = layout.columns;
   std::vector<Param> params = layout.params;
   if (width > cols) {
-    columns.insert(columns.end(), kNoiseColumns.begin(), kNoiseColumns.end());
-    params.insert(params.end(), {P_NOISE_N1, P_NOISE_N2});
+    columns.insert(columns.end(), kNoiseLayout.columns.begin(), kNoiseLayout.columns.end());
+    params.insert(params.end(), kNoiseLayout.params.begin(), kNoiseLayout.params.end());
   }
   auto values = std::make_shared<std::vector<double>>(rows * width);
   std::memcpy(values->data(), a.bytes.data(), values->size() * sizeof(double));

@@ -19,8 +19,8 @@ struct StateLayout {
 
 // The columns after a state's in the final_state of a scan with noisy constraints (the noise
 // process where the run left it: docs/config.md "Start from a file of states"), which a state
-// file may have too (P_NOISE_N1, P_NOISE_N2; NaN: none).
-inline const std::vector<std::string> kNoiseColumns = {"noise_n1", "noise_n2"};
+// file may have too (NaN: none), and the parameters they set.
+inline const StateLayout kNoiseLayout = {{kParamNames[P_NOISE_N1], kParamNames[P_NOISE_N2]}, {P_NOISE_N1, P_NOISE_N2}};
 
 // The rows of a state file, shared by the copies of a RunConfig (ScanSpec::state_rows points in).
 using StateRows = std::shared_ptr<const std::vector<double>>;

@@ -27,15 +27,14 @@ SKIPSTONE_HD TrajectoryResult simulate_noisy_stadium(const ScanSpec& spec, const
   table_roll_model(spec, pt, m, opt);
   const StadiumWall<N> wall = stadium_wall<N>(pt.p[P_L], m.r);
   const StadiumStart<N> start = stadium_wall_start<N>(wall, spec, pt.p);
-  const OuNoise noise = noise_of(pt);
+  const RollNoise noise = roll_noise(spec, pt, CounterNoise{trajectory_noise_key(spec, pt, index)});
   double* row = take_state_row(sink);
   TableRollRun<StadiumWall<N>> run;
   double y[N];
-  if (start.on_edge) run.start_on_edge(wall, m, start.arc, start.y, noisy_roll_options(opt, noise), sink, y);
-  else run.start(wall, m, start.s, noisy_roll_options(opt, noise), sink);
-  return finish_noisy_roll(run, roll_noise(spec, pt, CounterNoise{trajectory_noise_key(spec, pt, index)}),
-                           start.on_edge, y, row, sink,
-                           [&](const TableRollRun<StadiumWall<N>>& r) { return NoisyEdgeSystem<N>{r.sys, noise}; });
+  if (start.on_edge) run.start_on_edge(wall, m, start.arc, start.y, noisy_roll_options(opt, noise.ou), sink, y);
+  else run.start(wall, m, start.s, noisy_roll_options(opt, noise.ou), sink);
+  return finish_noisy_roll(run, noise, start.on_edge, y, row, sink,
+                           [&](const TableRollRun<StadiumWall<N>>& r) { return NoisyEdgeSystem<N>{r.sys, noise.ou}; });
 }
 
 }  // namespace skipstone
