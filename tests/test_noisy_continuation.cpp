@@ -4,7 +4,8 @@
 // inside an edge passage, NaN on a face; NaN at a noise-0 point of a scan over noise), a run
 // continued from them goes on with the process where the first run left it (the run to 2T and
 // the run to T continued for T agree where the process barely moves, and disagree by the
-// process's size when the columns are left out), and bad noise columns are refused.
+// process's size when the columns are left out), also from a contact held at a polygon's corner,
+// and bad noise columns are refused.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -212,6 +213,57 @@ TEST_F(NoisyContinuationTest, TheNoiseProcessGoesOnAcrossAContinuation) {
     EXPECT_LE(process, kFrozenNoiseContinue) << n;
     EXPECT_GT(without, kFreshNoise) << n;
   }
+}
+
+// A slipping contact held at a polygon's corner (noisy_passages.hpp: the slip drives it into the
+// corner, the vertex piece's rolling back) has no flag in the state row: its row is the edge
+// piece's, the contact at the vertex, and a run from it starts unheld and must hold again at
+// once. The row below is such a contact (examples/roll3_polygon.json's pentagon, trajectory
+// 1415 of its grid at t 1.1 under slip with sigma 0.1, noise_dt 1e-3: held at the vertex
+// (-0.951057, 0.309017) on the edge whose normal is at -2.8274 rad), run on with a process that
+// barely moves (tau 1e16): held at T = 0.006 (the contact at the vertex, the edge's angle), it
+// is released at t 0.0137 and goes on along the edge. The run to 0.05 and the run to T continued
+// for 0.044 agree (measured 4.2e-11, the process 3.3e-10); without the noise columns the
+// continued run ends 0.05
+// away.
+TEST_F(NoisyContinuationTest, AContactHeldAtAPolygonsCornerGoesOnHeld) {
+  constexpr double kFrozenNoiseContinue = 1e-6;  // as in TheNoiseProcessGoesOnAcrossAContinuation
+  constexpr double kFreshNoise = 1e-3;
+  constexpr double kAtTheVertex = 1e-12;
+  constexpr double kVertexX = -0.951057, kVertexY = 0.309017, kEdgeAngle = -2.8274327957538596;
+  const std::vector<double> held = {0.0, -0.951057, 0.309017, 0.9034414373380137, 0.04003403433051627,
+                                    -0.7382708693412843, kEdgeAngle, 0.34349512532577653, 0.027945523706968026,
+                                    -0.3432401447336556};
+  skipstone::io::write_npy(dir_ / "held.npy", held, {1, 10});
+  const auto pentagon = [](const fs::path& rows, double t_max) {
+    char t[64];
+    std::snprintf(t, sizeof t, "%.17g", t_max);
+    return std::string(R"({"system": "roll3:polygon", "parameters": {"vertices": [[0.0, 1.0], [-0.951057, 0.309017],
+        [-0.587785, -0.809017], [0.587785, -0.809017], [0.951057, 0.309017]], "r": 0.1, "gamma": 0.6324555320336759,
+        "g": 1.0, "noise": 1, "noise_sigma": 0.1, "noise_dt": 1e-3, "noise_tau": 1e16}, )") +
+           state_file_initial(rows) + R"(, "stop": {"t_max": )" + t +
+           R"(}, "observables": ["status", "final_state"], "options": {"max_steps": 100000000}})";
+  };
+  run_ok("held_a", pentagon(dir_ / "held.npy", 0.006));
+  run_ok("held_whole", pentagon(dir_ / "held.npy", 0.05));
+  const std::vector<double> at_t = final_states("held_a");
+  ASSERT_EQ(at_t.size(), 10u);
+  EXPECT_EQ(npy_values<std::int8_t>(dir_ / "held_a" / "status.npy").at(0), 0);
+  EXPECT_EQ(at_t[0], 0.0) << "on the edge";
+  EXPECT_LT(std::hypot(at_t[1] - kVertexX, at_t[2] - kVertexY), kAtTheVertex) << "held at the vertex at T";
+  EXPECT_NEAR(at_t[6], kEdgeAngle, kAtTheVertex) << "on the edge piece, not rolling round the corner";
+  skipstone::io::write_npy(dir_ / "held_cut.npy", std::vector<double>(at_t.begin(), at_t.begin() + 8), {1, 8});
+  run_ok("held_b", pentagon(dir_ / "held_a" / "final_state.npy", 0.044));
+  run_ok("held_fresh", pentagon(dir_ / "held_cut.npy", 0.044));
+  const std::vector<double> whole = final_states("held_whole"), b = final_states("held_b"), fresh = final_states("held_fresh");
+  EXPECT_GT(std::hypot(whole[1] - kVertexX, whole[2] - kVertexY), 1e-3) << "released by the end";
+  const double state = largest_difference(whole, b, 10, 0, 8, true);
+  const double process = largest_difference(whole, b, 10, 8, 10, false);
+  const double without = largest_difference(whole, fresh, 10, 0, 8, true);
+  std::printf("held at a corner: continued %.2g (process %.2g), without the noise columns %.2g\n", state, process, without);
+  EXPECT_LE(state, kFrozenNoiseContinue);
+  EXPECT_LE(process, kFrozenNoiseContinue);
+  EXPECT_GT(without, kFreshNoise);
 }
 
 // A state file's noise columns: a file with them starts a run without noise too (they are not
