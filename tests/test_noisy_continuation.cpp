@@ -145,6 +145,23 @@ TEST_F(NoisyContinuationTest, ANoisyRunsFinalStateHoldsItsNoiseProcess) {
   EXPECT_TRUE(std::isfinite(rows[2 * c.state + 2]) && std::isfinite(rows[2 * c.state + 3])) << "slip";
 }
 
+// A run continued with a process that barely moves against the uninterrupted run: the scheme
+// restarting its steps at T (sigma = 0 gives 6e-15 to 1.2e-8: test_state_file_rolling.cpp) and
+// the other increments after T. Measured: 6.9e-12 (roughness in a stadium passage) to 3.2e-8
+// (slip on roll3:stadium); the noise columns 5e-11 to 1.5e-8; a contact held at a corner 4.2e-11.
+constexpr double kFrozenNoiseContinue = 1e-6;
+// The same without the noise columns (the process drawn afresh). Measured: 0.012 (roughness over
+// dT = 0.03) to 1.8; the tables' rows end on other faces or passages (the difference infinite).
+constexpr double kFreshNoise = 1e-3;
+
+// `rows` (`cols` columns each) without their noise columns: the first `state` of each row.
+std::vector<double> without_noise_columns(const std::vector<double>& rows, std::size_t cols, std::size_t state) {
+  std::vector<double> cut;
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (i % cols < state) cut.push_back(rows[i]);
+  return cut;
+}
+
 // The run to 2T against the run to T continued for T from its final states, with a process that
 // barely moves (tau = 1e16: its increments over the run are ~1e-8 sigma), so that the two runs,
 // which draw other increments after T, follow one path only if the continued run starts its
@@ -154,13 +171,6 @@ TEST_F(NoisyContinuationTest, ANoisyRunsFinalStateHoldsItsNoiseProcess) {
 // model; roughness on the inside cylinder (one process all the time) and on the stadium over a
 // short continuation dT = 0.03 inside the passage a row is in at T (a new passage draws its own).
 TEST_F(NoisyContinuationTest, TheNoiseProcessGoesOnAcrossAContinuation) {
-  // The scheme restarting its steps at T (sigma = 0 gives 6e-15 to 1.2e-8:
-  // test_state_file_rolling.cpp) and the other increments after T. Measured: 6.9e-12 (roughness
-  // in a stadium passage) to 3.2e-8 (slip on roll3:stadium); the noise columns 5e-11 to 1.5e-8.
-  constexpr double kFrozenNoiseContinue = 1e-6;
-  // Measured without the noise columns: 0.012 (roughness over dT = 0.03) to 1.8; the tables'
-  // rows end on other faces or passages (the difference infinite).
-  constexpr double kFreshNoise = 1e-3;
   struct Split {
     const Case& c;
     const char* kind;
@@ -179,11 +189,7 @@ TEST_F(NoisyContinuationTest, TheNoiseProcessGoesOnAcrossAContinuation) {
     const std::vector<double> at_t = final_states(n + "_a", &shape);
     const std::size_t cols = shape.back(), rows = at_t.size() / cols;
     ASSERT_EQ(cols, c.state + 2) << n;
-    // the same rows without their noise columns
-    std::vector<double> cut;
-    for (std::size_t i = 0; i < at_t.size(); ++i)
-      if (i % cols < c.state) cut.push_back(at_t[i]);
-    skipstone::io::write_npy(dir_ / (n + "_cut.npy"), cut, {rows, c.state});
+    skipstone::io::write_npy(dir_ / (n + "_cut.npy"), without_noise_columns(at_t, cols, c.state), {rows, c.state});
     run_ok(n + "_b", config(c, noise, state_file_initial(dir_ / (n + "_a") / "final_state.npy"), s.second));
     run_ok(n + "_fresh", config(c, noise, state_file_initial(dir_ / (n + "_cut.npy")), s.second));
     std::vector<double> whole = final_states(n + "_whole"), b = final_states(n + "_b"), fresh = final_states(n + "_fresh");
@@ -224,11 +230,8 @@ TEST_F(NoisyContinuationTest, TheNoiseProcessGoesOnAcrossAContinuation) {
 // barely moves (tau 1e16): held at T = 0.006 (the contact at the vertex, the edge's angle), it
 // is released at t 0.0137 and goes on along the edge. The run to 0.05 and the run to T continued
 // for 0.044 agree (measured 4.2e-11, the process 3.3e-10); without the noise columns the
-// continued run ends 0.05
-// away.
+// continued run ends 0.05 away.
 TEST_F(NoisyContinuationTest, AContactHeldAtAPolygonsCornerGoesOnHeld) {
-  constexpr double kFrozenNoiseContinue = 1e-6;  // as in TheNoiseProcessGoesOnAcrossAContinuation
-  constexpr double kFreshNoise = 1e-3;
   constexpr double kAtTheVertex = 1e-12;
   constexpr double kVertexX = -0.951057, kVertexY = 0.309017, kEdgeAngle = -2.8274327957538596;
   const std::vector<double> held = {0.0, -0.951057, 0.309017, 0.9034414373380137, 0.04003403433051627,
@@ -252,7 +255,7 @@ TEST_F(NoisyContinuationTest, AContactHeldAtAPolygonsCornerGoesOnHeld) {
   EXPECT_EQ(at_t[0], 0.0) << "on the edge";
   EXPECT_LT(std::hypot(at_t[1] - kVertexX, at_t[2] - kVertexY), kAtTheVertex) << "held at the vertex at T";
   EXPECT_NEAR(at_t[6], kEdgeAngle, kAtTheVertex) << "on the edge piece, not rolling round the corner";
-  skipstone::io::write_npy(dir_ / "held_cut.npy", std::vector<double>(at_t.begin(), at_t.begin() + 8), {1, 8});
+  skipstone::io::write_npy(dir_ / "held_cut.npy", without_noise_columns(at_t, 10, 8), {1, 8});
   run_ok("held_b", pentagon(dir_ / "held_a" / "final_state.npy", 0.044));
   run_ok("held_fresh", pentagon(dir_ / "held_cut.npy", 0.044));
   const std::vector<double> whole = final_states("held_whole"), b = final_states("held_b"), fresh = final_states("held_fresh");
