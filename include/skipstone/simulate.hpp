@@ -12,6 +12,7 @@
 #include <string>
 #include <utility>
 
+#include "skipstone/event_sink.hpp"
 #include "skipstone/noslip_model.hpp"
 #include "skipstone/rolling/disc_transversal.hpp"
 #include "skipstone/rolling/driven_ball_run.hpp"
@@ -26,7 +27,6 @@
 #include "skipstone/rolling/roll4_disc.hpp"
 #include "skipstone/rolling/roll4_planes.hpp"
 #include "skipstone/rolling/rubber_sphere.hpp"
-#include "skipstone/event_sink.hpp"
 #include "skipstone/rolling/table_wall.hpp"
 #include "skipstone/sinks.hpp"
 #include "skipstone/system_traits.hpp"
