@@ -1,7 +1,8 @@
 // The contact force of the surface on a rolling ball (rolling/contact_force.hpp; observables
 // normal_force_min, friction_ratio_max, detach_time, slip_time): N and |f| at the integrator's
-// step points against second differences of the traced centre (roll3:stadium, roll4:disc,
-// roll3:inside-cylinder), the closed forms of the inside cylinder, N = 0 on the flat parts, N < 0
+// step points against second differences of the traced centre (roll3:stadium, roll3:ellipse,
+// roll3:sinai, roll3:polygon, roll4:disc, roll4:stadium, roll4:sinai, roll3:inside-cylinder),
+// the closed forms of the inside cylinder, N = 0 on the flat parts, N < 0
 // on every edge passage of a gravity-free plate equal to -v1^2/r - v2^2 sin(phi)/(R + r sin(phi)),
 // slip_time monotone in mu_s, and the other observables unchanged when the group is asked for;
 // the same for rubber balls (no_twist).
@@ -172,6 +173,49 @@ TEST(ContactForce, Roll4DiscAgreesWithSecondDifferencesOfTheCentre) {
   check_against_differences(kDisc, 4, &edges);
 }
 
+// The other tables' walls: an ellipse (curvature varying along the wall), the Sinai table's
+// scatterer (kappa > 0: the ball running round the hole), a polygon's vertex spheres, and roll4
+// over a stadium and a Sinai table.
+TEST(ContactForce, OtherTablesAgreeWithSecondDifferencesOfTheCentre) {
+  const std::string ball3 = R"(, "r": 0.1, "eta": 0.5, "g": 1.0)", ball4 = R"(, "r": 0.1, "eta": 0.5, "g_effective": 1.0)";
+  const std::string plate3 = R"("start": "plate", "x1": 0.4, "x2": 0.1, "v1": 1.0, "v2": 1.4, "S12": -0.6)";
+  const std::string plate4 = R"("start": "plate", "x1": 0.4, "x2": 0.1, "v1": -0.8, "v2": 1.0, "v3": 0.2, "S12": 0.61, "S23": -1.0)";
+  const struct {
+    std::string system, parameters;
+    int n_dim;
+    double t_max;
+  } cases[] = {
+      {"roll3:ellipse", R"("a": 2.0, "b": 1.0)" + ball3, 3, 6.0},
+      {"roll3:sinai", R"("side": 1.0, "radius": 0.3, "r": 0.1, "eta": 0.5)", 3, 20.0},  // a torus: no gravity
+      {"roll3:polygon", R"("vertices": [[1, 0], [0.3, 0.95], [-0.8, 0.6], [-0.8, -0.6], [0.3, -0.95]])" + ball3, 3, 6.0},
+      {"roll4:stadium", R"("half_length": 0.5, "R": 1.0)" + ball4, 4, 10.0},
+      {"roll4:sinai", R"("side": 1.0, "radius": 0.3)" + ball4, 4, 20.0}};
+  for (const auto& c : cases) {
+    int edges = 0;
+    check_against_differences(rolling_config(c.system, c.parameters, c.n_dim == 3 ? plate3 : plate4, c.t_max), c.n_dim,
+                              &edges);
+  }
+}
+
+// roll3:strip and roll4:planes: the centre runs round each half-circle at the constant speed
+// |v1| (the start's speed across the strip), so N = -v1^2 / r there and 0 on the flat parts: the
+// plate pulls from the first half-circle on.
+TEST(ContactForce, StripAndPlanesPullByV1SquaredOverR) {
+  for (const std::string& text :
+       {rolling_config("roll3:strip", R"("L": 1.0, "r": 0.3, "eta": 0.5, "g": 1.0)", R"("start": "plate", "v1": 1.0, "v2": 0.5, "spin": 0.3)", 9.0),
+        rolling_config("roll4:planes", R"("L": 1.0, "r": 0.3, "eta": 0.5, "g": 1.0)", R"("start": "plate", "v1": 1.0, "v2": 0.5, "v3": -1.0, "S13": -0.5)", 9.0)}) {
+    const RunConfig rc = parse_config_text(text);
+    DiscardSink none;
+    const TrajectoryResult res = simulate_trajectory(rc.spec, 0, none);
+    ASSERT_EQ(res.status, Status::finished) << rc.system.name;
+    ASSERT_GT(res.events, 1u) << rc.system.name;
+    EXPECT_NEAR(res.normal_force_min, -1.0 / 0.3, kClosedForm) << rc.system.name;
+    EXPECT_EQ(res.friction_ratio_max, INFINITY) << rc.system.name;
+    EXPECT_GT(res.detach_time, 0.0) << rc.system.name << ": the first half-circle, not the start";
+    EXPECT_EQ(res.slip_time, 0.0) << rc.system.name << ": gravity in the plate";
+  }
+}
+
 // A rubber ball (no_twist 1: eta 0 in the equations, the same effective gravity): the force
 // subtracts the physical g, not the G / (1 - 0) the zero coupling would suggest, so a wrong g
 // shows as |f| off by |g - G| on every flat part.
@@ -235,6 +279,7 @@ TEST(ContactForce, StepPointExtremesAreCloseToAFineSampling) {
 
 // Without gravity the plate pulls on every passage: N = -v1^2/r + f_s v2^2 with f_s = -sin(phi) /
 // (R + r sin(phi)) from the row state (u = (v1, v2, v3), |nu| = sin(phi)), and N = 0 between.
+// No finite friction coefficient holds a ball the plate pulls: friction_ratio_max is +inf.
 TEST(ContactForce, GravityFreeDiscPullsOnEveryPassageByTheClosedForm) {
   const RunConfig rc = parse_config_text(kDiscFree);
   Recorder first;
@@ -262,8 +307,33 @@ TEST(ContactForce, GravityFreeDiscPullsOnEveryPassageByTheClosedForm) {
   }
   EXPECT_GT(pulled, 2 * static_cast<int>(res.events));
   EXPECT_EQ(res.normal_force_min, n_min);
-  EXPECT_EQ(res.friction_ratio_max, 0.0);  // N > 0 nowhere
+  EXPECT_EQ(res.friction_ratio_max, INFINITY);
   EXPECT_FALSE(std::isnan(res.detach_time));
+}
+
+// On a face without gravity the ball rolls straight at constant velocity: N = 0 and f = 0, it
+// needs no friction (friction_ratio_max 0, never slips, never detaches). With gravity in the
+// plate the same face has N = 0 and |f| = g - G > 0: no finite coefficient holds it (+inf), it
+// slips at once, and it does not detach (the plate does not have to pull).
+TEST(ContactForce, AFaceNeedsNoFrictionWithoutGravityAndUnboundedFrictionWithIt) {
+  for (const double g : {0.0, 1.0}) {
+    const RunConfig rc = parse_config_text(rolling_config(
+        "roll3:stadium", R"("half_length": 1.0, "R": 1.0, "r": 0.1, "eta": 0.5, "g": )" + std::to_string(g),
+        R"("start": "plate", "x1": 0.0, "x2": 0.0, "v1": 0.1, "v2": 0.0, "S12": 0.0)", 1.0));
+    DiscardSink none;
+    const TrajectoryResult res = simulate_trajectory(rc.spec, 0, none);
+    ASSERT_EQ(res.status, Status::finished);
+    ASSERT_EQ(res.events, 0u) << "stays on the face";
+    EXPECT_EQ(res.normal_force_min, 0.0);
+    EXPECT_TRUE(std::isnan(res.detach_time));
+    if (g == 0.0) {
+      EXPECT_EQ(res.friction_ratio_max, 0.0);
+      EXPECT_TRUE(std::isnan(res.slip_time));
+    } else {
+      EXPECT_EQ(res.friction_ratio_max, INFINITY);
+      EXPECT_EQ(res.slip_time, 0.0);
+    }
+  }
 }
 
 // The centre and normal of the last event of a 3D run.
@@ -350,7 +420,9 @@ TEST(ContactForce, SlipTimeIsMonotoneInMuS) {
     ScanSpec spec = st.spec;
     spec.params[P_MU_S] = mu;
     DiscardSink none;
-    EXPECT_EQ(simulate_trajectory(spec, 0, none).slip_time, 0.0) << "gravity in the plate: slips on the flat part";
+    const TrajectoryResult res = simulate_trajectory(spec, 0, none);
+    EXPECT_EQ(res.slip_time, 0.0) << "gravity in the plate: slips on the flat part";
+    EXPECT_EQ(res.friction_ratio_max, INFINITY) << "no finite mu_s holds it there";
   }
 }
 

@@ -293,16 +293,19 @@ TEST(DrivenDisk, DocumentExampleNeedsItsFriction) {
 }
 
 // detach_time is located inside its step: a run stopped just before it never detaches, one
-// stopped just after finds the same time.
+// stopped just after finds the same time. Past it the floor would have to pull, which no finite
+// friction coefficient makes up for: friction_ratio_max is +inf, finite before.
 TEST(DrivenDisk, HardDriveDetachesAtTheLocatedTime) {
   const json params = {{"drive", 40.0}};
   const TrajectoryResult r = run_disk(disk_config(params, {}, 2.0));
   ASSERT_TRUE(std::isfinite(r.detach_time));
   EXPECT_LT(r.normal_force_min, 0.0);
   EXPECT_GT(r.detach_time, 0.0);
+  EXPECT_EQ(r.friction_ratio_max, INFINITY);
   const TrajectoryResult before = run_disk(disk_config(params, {}, r.detach_time * (1.0 - kEventTime)));
   EXPECT_TRUE(std::isnan(before.detach_time));
   EXPECT_GT(before.normal_force_min, 0.0);
+  EXPECT_TRUE(std::isfinite(before.friction_ratio_max));
   const TrajectoryResult after = run_disk(disk_config(params, {}, r.detach_time * (1.0 + kEventTime)));
   EXPECT_NEAR(after.detach_time, r.detach_time, kEventTime * r.detach_time);
   RecordProperty("detach_time", sci(r.detach_time));

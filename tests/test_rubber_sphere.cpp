@@ -4,10 +4,13 @@
 // with finite differences; the symmetric ball's closed form (Omega constant, gamma on a great
 // circle); the integrable case b = -2a against a chaotic one (nearby trajectories separate
 // linearly there, exponentially at b = 3a); reference values from an independent
-// implementation (momentum variables, scipy DOP853); config checks.
+// implementation (momentum variables, scipy DOP853); the contact force against the centre's
+// acceleration; config checks.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <vector>
 
 #include "config_error.hpp"
@@ -222,6 +225,110 @@ TEST(RubberSphere, AgreesWithAnIndependentIntegration) {
             &last);
     ASSERT_EQ(r.status, Status::finished);
     for (int i = 0; i < 6; ++i) EXPECT_NEAR(last.y[i], c.y[i], kReference) << "b " << c.b << " component " << i;
+  }
+}
+
+// The contact force (per unit mass). On the constraint N = -press b^2 |Omega|^2 / (a + b) at every
+// sample: outside the fixed sphere (b > 0) it pulls, so no finite friction holds a real ball
+// (friction_ratio_max +inf, detach_time 0); inside (-a < b < 0) and around it (b < -a) it
+// pushes. N and |f| of the accepted steps' states against the centre's acceleration computed
+// apart: its body-frame velocity
+// V = b Omega x gamma (no slip) differenced over runs stopped at t - h, t, t + h, x'' = V' +
+// Omega x V.
+struct StepLog {
+  std::vector<double> t = {};
+  std::vector<std::vector<double>> y = {};
+  template <class V, class S>
+  void on_event(double, V, const S&, V) {}
+  template <class T>
+  void on_step(T time, const T* s) {
+    t.push_back(time);
+    y.emplace_back(s, s + kRubberN);
+  }
+};
+
+constexpr double kContactH = 1e-4;           // step of the differences of V
+constexpr double kContactDifference = 1e-6;  // their truncation (h^2) and integration (rtol / h) error, relative to max(1, |N|)
+
+json contact_config(double b, double t_max) {
+  json cfg = rubber_config({{"a", 1.0}, {"b", b}, {"I1", 1.0}, {"I2", 1.7}, {"I3", 2.6}, {"mu", 0.5}, {"mu_s", 0.3}},
+                           {{"theta", 0.7}, {"phi", 0.3}, {"wx", 1.0}, {"wy", -0.4}, {"wz", 0.2}}, t_max);
+  cfg["options"] = {{"rtol", 1e-12}, {"atol", 1e-12}};
+  cfg["observables"] = {"status", "normal_force_min", "friction_ratio_max", "detach_time", "slip_time"};
+  return cfg;
+}
+
+TEST(RubberSphere, ContactForceIsTheCentresAcceleration) {
+  for (const double b : {0.8, -0.4, -2.5}) {
+    const double a = 1.0, press = b > 0.0 || b < -a ? 1.0 : -1.0;
+    const double T = 20.0;
+    StepLog log;
+    const TrajectoryResult r = simulate_trajectory(testing::config_from(contact_config(b, T)).spec, 0, log);
+    ASSERT_EQ(r.status, Status::finished);
+    ASSERT_GT(log.t.size(), 10u);
+    const double I[3] = {1.0, 1.7, 2.6};
+    RubberSphereSystem sys = system_of(a, b, I, 0.5);
+    sys.b = b, sys.press = press;
+    std::vector<ContactForce<double>> samples;
+    double n_min = INFINITY;
+    for (std::size_t k = 0; k < log.t.size(); ++k) {
+      const double* y = log.y[k].data();
+      samples.push_back(sys.contact(y));
+      const double expected = -press * b * b * (y[0] * y[0] + y[1] * y[1] + y[2] * y[2]) / (a + b);
+      EXPECT_NEAR(samples[k].n, expected, 1e-12 * std::fabs(expected)) << "b " << b << " t " << log.t[k];
+      n_min = std::min(n_min, samples[k].n);
+    }
+    EXPECT_EQ(r.normal_force_min, n_min) << "the observable is the least N of the accepted steps";
+    if (b > 0.0) {
+      EXPECT_LT(r.normal_force_min, 0.0) << "outside: the fixed sphere has to pull";
+      EXPECT_EQ(r.friction_ratio_max, INFINITY);
+      EXPECT_EQ(r.detach_time, 0.0);
+    } else {
+      EXPECT_GT(r.normal_force_min, 0.0) << "b " << b << ": pressed";
+      EXPECT_TRUE(std::isfinite(r.friction_ratio_max));
+      EXPECT_GT(r.friction_ratio_max, 0.0) << "the asymmetric ball's centre is turned by friction";
+      EXPECT_TRUE(std::isnan(r.detach_time));
+    }
+    double worst = 0.0;
+    for (std::size_t k = 1; k < log.t.size(); k += log.t.size() / 8) {
+      if (log.t[k] + kContactH > T) continue;
+      Vec3 V[3], om = {0.0, 0.0, 0.0}, g = {0.0, 0.0, 0.0};
+      for (int j = 0; j < 3; ++j) {
+        LastState last;
+        run(contact_config(b, log.t[k] + (j - 1) * kContactH), &last);
+        const Vec3 w = {last.y[0], last.y[1], last.y[2]}, gm = {last.y[3], last.y[4], last.y[5]};
+        V[j] = b * cross(w, gm);
+        if (j == 1) om = w, g = gm;
+      }
+      const Vec3 F = (1.0 / (2.0 * kContactH)) * (V[2] + (-1.0) * V[0]) + cross(om, V[1]);
+      const double n = press * dot(F, g);
+      const Vec3 tangential = F + (-dot(F, g)) * g;
+      const double f = std::sqrt(dot(tangential, tangential)), scale = std::max(1.0, std::fabs(n));
+      worst = std::max({worst, std::fabs(n - samples[k].n) / scale, std::fabs(f - samples[k].f) / scale});
+      EXPECT_NEAR(samples[k].n, n, kContactDifference * scale) << "b " << b << " t " << log.t[k];
+      EXPECT_NEAR(samples[k].f, f, kContactDifference * scale) << "b " << b << " t " << log.t[k];
+    }
+    std::printf("  b %+.1f: normal_force_min %.4f, friction_ratio_max %.4f, |difference| / max(1, |N|) <= %.2e\n", b,
+                r.normal_force_min, r.friction_ratio_max, worst);
+  }
+}
+
+// The symmetric ball (Omega constant): its centre runs round the fixed sphere's centre with no
+// tangential acceleration, f = 0, so inside it needs no friction; N = -press b^2 |Omega|^2 / (a + b).
+TEST(RubberSphere, SymmetricBallNeedsNoFriction) {
+  for (const double b : {-0.3, -1.6}) {
+    json cfg = contact_config(b, 20.0);
+    cfg["parameters"]["I2"] = 1.0, cfg["parameters"]["I3"] = 1.0;
+    const TrajectoryResult r = run(cfg);
+    ASSERT_EQ(r.status, Status::finished);
+    const double g0[3] = {std::sin(0.7) * std::cos(0.3), std::sin(0.7) * std::sin(0.3), std::cos(0.7)};
+    const double w[3] = {1.0, -0.4, 0.2}, wg = w[0] * g0[0] + w[1] * g0[1] + w[2] * g0[2];
+    double w2 = 0.0;
+    for (int i = 0; i < 3; ++i) w2 += (w[i] - wg * g0[i]) * (w[i] - wg * g0[i]);
+    const double n = std::fabs(b * b * w2 / (1.0 + b));
+    EXPECT_NEAR(r.normal_force_min, n, kClosedForm * n) << "b " << b;
+    EXPECT_LT(r.friction_ratio_max, 1e-12) << "b " << b;
+    EXPECT_TRUE(std::isnan(r.slip_time)) << "b " << b;
   }
 }
 

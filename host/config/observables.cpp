@@ -44,7 +44,7 @@ const std::vector<ObservableInfo>& catalogue() {
       {"twist_max", O::float64, "largest |Omega . gamma| / |Omega0| over the run: drift off the no-twist constraint", I::twist_max},
       {"gamma3_mean", O::float64, "time mean of gamma_3: where on the ball (along body axis 3) the contact lies on average", I::gamma3_mean},
       {"normal_force_min", O::float64, "least normal part N of the surface's force on the ball per unit mass over the run (< 0: the surface must pull)", I::normal_force_min},
-      {"friction_ratio_max", O::float64, "largest |friction| / N over the times where N > 0: the least static friction coefficient the run needs; 0 if N > 0 nowhere", I::friction_ratio_max},
+      {"friction_ratio_max", O::float64, "largest |friction| / N over the times where N > 0: the least static friction coefficient the run needs; +inf if somewhere N < 0, or N = 0 with friction (no finite coefficient holds the ball there)", I::friction_ratio_max},
       {"detach_time", O::float64, "first time N < 0 (a real ball would leave the surface); NaN if never", I::detach_time},
       {"slip_time", O::float64, "first time |friction| > mu_s N (parameters.mu_s); NaN if never", I::slip_time},
       {"height_series", O::vector, "the height at the times of outputs.height_series, one row per trajectory (NaN after its end); times: meta.json observables.height_series.times", I::height_series,

@@ -305,7 +305,8 @@ SystemSchema model_schema(const std::string& name, const SystemTraits* traits) {
           rule("I1", P_I1, 1.0, positive, "> 0, and each moment <= the sum of the other two (principal moments)"),
           rule("I2", P_I2, 1.5, positive, "> 0, and each moment <= the sum of the other two"),
           rule("I3", P_I3, 2.0, positive, "> 0, and each moment <= the sum of the other two"),
-          rule("mu", P_MU, 1.0, positive, "> 0 (mass of the ball)")};
+          rule("mu", P_MU, 1.0, positive, "> 0 (mass of the ball)"),
+          rule("mu_s", P_MU_S, 1.0, nonneg, ">= 0 (static friction coefficient of the observable slip_time)")};
       s.starts = {{"body",
                    {StartKind::interior,
                     {rule("theta", P_THETA, 1.0, any, "any number (polar angle of gamma0 from body axis 3, radians)"),

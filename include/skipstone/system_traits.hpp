@@ -157,7 +157,7 @@ inline constexpr SystemTraits kSystems[] = {
     traits_detail::rolling("roll4:polygon", ModelKind::roll4_table, TableKind::polygon),
     traits_detail::rolling("roll4:sinai", ModelKind::roll4_table, TableKind::sinai),
     {"rubber:sphere", ModelKind::rubber_sphere, TableKind::none, 3, traits_detail::interior | traits_detail::state_file,
-     kObsCore | kObsNormalDrift | kObsRubber | kObsState, false,
+     kObsCore | kObsNormalDrift | kObsRubber | kObsContact | kObsState, false,
      Lanes::none, true, false, Sampling::closed_form},
     {"driven:disk", ModelKind::driven_disk, TableKind::none, 2, traits_detail::interior | traits_detail::state_file,
      kObsCore | kObsContact | kObsState, false, Lanes::none, true, true, Sampling::closed_form},

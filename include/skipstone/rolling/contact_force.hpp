@@ -23,9 +23,10 @@
 //
 // ContactStats keeps the observables over the samples a model gives it (its step points and the
 // ends of its flat parts; docs/models.md says where each model samples and the error that leaves):
-// normal_force_min, friction_ratio_max (over the samples with N > 0; 0 where there is none),
-// detach_time (first N < 0) and slip_time (first |f| > mu_s N), each first time moved back to the
-// linear interpolation of the crossing between its sample and the one before (NaN: never).
+// normal_force_min, friction_ratio_max (the largest |f| / N over the samples with N > 0; +inf
+// where some sample needs unbounded friction, needs_unbounded_friction), detach_time (first N < 0)
+// and slip_time (first |f| > mu_s N), each first time moved back to the linear interpolation of
+// the crossing between its sample and the one before (NaN: never).
 #pragma once
 #include <cmath>
 #include <type_traits>
@@ -62,6 +63,15 @@ template <class Sink>
 struct has_on_contact<Sink, std::void_t<decltype(std::declval<Sink&>().on_contact(0.0, 0.0, 0.0))>>
     : std::true_type {};
 
+// Whether no finite friction coefficient holds the ball at a sample (Eq. (1.3) has no finite
+// bound): the surface pulls (N < 0), or does not press (N = 0) while the path needs friction.
+// friction_ratio_max is +inf for a path with such a sample (an upright plate's faces: N = 0 and
+// |f| = g - G), rather than the largest ratio over the rest of the path, which would read as
+// "needs little friction". N = 0 without friction (a face without gravity) needs none.
+SKIPSTONE_HD SKIPSTONE_INLINE bool needs_unbounded_friction(double n, double f) {
+  return n < 0.0 || (n <= 0.0 && f > 0.0);
+}
+
 // The physical gravity g from the effective G = g / (1 + gamma^2) = g (1 - eta^2) of Eq. (11).
 template <class T>
 SKIPSTONE_HD SKIPSTONE_INLINE T physical_gravity(T G, T eta) {
@@ -72,7 +82,7 @@ struct ContactStats {
   bool on;  // the run asked for the contact observables (ScanSpec::contact_forces)
   double mu_s;
   double n_min, ratio_max, detach_time, slip_time;
-  bool pushed;               // some sample had N > 0
+  bool unbounded;            // some sample needs unbounded friction (needs_unbounded_friction)
   double t_prev, n_prev, m_prev;  // the sample before: time, N, mu_s N - |f|
   bool has_prev;
 
@@ -82,7 +92,7 @@ struct ContactStats {
     n_min = INFINITY;
     ratio_max = 0.0;
     detach_time = slip_time = NAN;
-    pushed = has_prev = false;
+    unbounded = has_prev = false;
     t_prev = n_prev = m_prev = 0.0;
   }
 
@@ -90,10 +100,10 @@ struct ContactStats {
     if (!on) return;
     n_min = n < n_min ? n : n_min;
     if (n > 0.0) {
-      pushed = true;
       const double ratio = f / n;
       ratio_max = ratio > ratio_max ? ratio : ratio_max;
     }
+    unbounded = unbounded || needs_unbounded_friction(n, f);
     const double margin = mu_s * n - f;
     if (n < 0.0 && !(detach_time == detach_time)) detach_time = crossing(t, n, n_prev);  // NaN: not yet
     if (margin < 0.0 && !(slip_time == slip_time)) slip_time = crossing(t, margin, m_prev);
@@ -106,7 +116,7 @@ struct ContactStats {
   SKIPSTONE_HD void write(TrajectoryResult& r) const {
     if (!on) return;
     r.normal_force_min = n_min;
-    r.friction_ratio_max = pushed ? ratio_max : 0.0;
+    r.friction_ratio_max = unbounded ? INFINITY : ratio_max;
     r.detach_time = detach_time;
     r.slip_time = slip_time;
   }

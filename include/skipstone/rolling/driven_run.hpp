@@ -5,7 +5,7 @@
 // only between them) and at t_max, no step turning any angle by more than kDrivenAngleStep. Along
 // the way the contact force is watched at every accepted step end (Eq. 1.1-1.3): the least N/M
 // (normal_force_min), the largest |f|/N where N > 0 (friction_ratio_max: the least static friction
-// coefficient the path needs), and the first times at which N <= 0 (detach_time) and
+// coefficient the path needs; +inf once N <= 0 with friction, contact_force.hpp), and the first times at which N <= 0 (detach_time) and
 // |f| > mu_s N (slip_time), located inside their step by bisection on recomputed partial steps.
 // The rolling equations are followed to t_max regardless: after detach_time or slip_time the path
 // is no longer physical, which those two observables say. energy_error: the work-energy balance
@@ -28,6 +28,7 @@
 #include "skipstone/final_state.hpp"
 #include "skipstone/gbs.hpp"
 #include "skipstone/result.hpp"
+#include "skipstone/rolling/contact_force.hpp"
 #include "skipstone/rolling/driven_rig.hpp"
 
 namespace skipstone {
@@ -68,10 +69,15 @@ struct ContactWatch {
   double n_min = INFINITY, ratio_max = -INFINITY;
   double detach = std::numeric_limits<double>::quiet_NaN(), slip = std::numeric_limits<double>::quiet_NaN();
   bool detached = false, slipped = false;
+  bool unbounded = false;  // some step end needs unbounded friction (needs_unbounded_friction)
 
   SKIPSTONE_HD void see(const DrivenContact& F, double M) {
     n_min = fmin(n_min, F.N / M);
     if (F.N > 0.0) ratio_max = fmax(ratio_max, F.f / F.N);
+    unbounded = unbounded || needs_unbounded_friction(F.N, F.f);
+  }
+  SKIPSTONE_HD double friction_needed() const {
+    return unbounded ? INFINITY : ratio_max > -INFINITY ? ratio_max : 0.0;
   }
 };
 
@@ -163,7 +169,7 @@ SKIPSTONE_HD TrajectoryResult simulate_driven(const ScanSpec& spec, const ScanPo
   if (final_row) model.write_state_row(y, y0, final_row);
   res.energy_error = err_max;
   res.normal_force_min = watch.n_min;
-  res.friction_ratio_max = watch.ratio_max > -INFINITY ? watch.ratio_max : 0.0;
+  res.friction_ratio_max = watch.friction_needed();
   res.detach_time = watch.detach;
   res.slip_time = watch.slip;
   return res;

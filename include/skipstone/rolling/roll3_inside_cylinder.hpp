@@ -161,7 +161,7 @@ SKIPSTONE_HD SKIPSTONE_INLINE void inside_cylinder_contact(double n, double g, d
   const double f_lo = fabs(g - U * c_max), f_hi = fabs(g - U * c_min);
   const double f_max = f_lo > f_hi ? f_lo : f_hi;
   res.normal_force_min = n;
-  res.friction_ratio_max = n > 0.0 ? f_max / n : 0.0;
+  res.friction_ratio_max = n > 0.0 ? f_max / n : needs_unbounded_friction(n, f_max) ? INFINITY : 0.0;
   res.detach_time = NAN;  // N = v1^2 / rho >= 0
   // slip: cos(th) < (g - mu_s N) / U or > (g + mu_s N) / U
   const double lower = g - mu_s * n, upper = g + mu_s * n;

@@ -40,12 +40,25 @@
 // double crossing inside one step is missed. stop.max_events ends the run at the step in which
 // the count reaches it; steps = steps tried (options.max_steps bounds them).
 //
+// The contact force (contact_force.hpp, per unit mass mu; no gravity, so F = x'') at a state,
+// from F_body above: F = b [Omega' x gamma + (1 - kappa) Omega x (Omega x gamma)]. Its normal
+// part N is the part that presses the ball onto the fixed sphere: along gamma where the fixed
+// sphere's body lies on the side -gamma of the contact (outside it, b > 0, and around it, b < -a:
+// the fixed sphere inside the ball), along -gamma inside it (-a < b < 0). On the constraint
+// (Omega . gamma = 0, |gamma| = 1), F . gamma = -b^2 |Omega|^2 / (a + b): the centre runs on the
+// sphere of radius |a + b| about the fixed centre, and N = -b^2 |Omega|^2 / (a + b) < 0 outside
+// (the fixed sphere has to pull: a real ball needs an attraction, such as gravity towards the
+// centre, to stay on; the model holds it by construction), N = b^2 |Omega|^2 / |a + b| > 0 inside
+// and around; f = |F - (F . gamma) gamma|, the friction that turns the ball's centre (the no-twist
+// couple lambda gamma is a torque, not part of F).
+//
 // Start "body": gamma0 = (sin theta cos phi, sin theta sin phi, cos theta) from `theta`, `phi`;
 // Omega0 = (wx, wy, wz) projected onto the plane orthogonal to gamma0 (the component along
 // gamma0 would be a twist). Masked: nothing left after the projection (Omega0 parallel to
 // gamma0, or zero), b = 0 or b = -a (a grid can pass through them), a non-finite start.
 //
-// Sink: on_step(t, y) at the start and after every accepted step, y = (Omega, gamma, m).
+// Sink: on_step(t, y) at the start and after every accepted step, y = (Omega, gamma, m); the
+// contact observables sample RubberSphereSystem::contact at the same states.
 //
 // final_state (a sink with take_state_row, final_state.hpp): the row wx wy wz theta phi of the
 // state at t_end, the start "body"'s keys, so that a state_file of these rows continues the run:
@@ -57,6 +70,7 @@
 #include "skipstone/final_state.hpp"
 #include "skipstone/gbs.hpp"
 #include "skipstone/result.hpp"
+#include "skipstone/rolling/contact_force.hpp"
 #include "skipstone/scan_point.hpp"
 
 namespace skipstone {
@@ -81,6 +95,8 @@ SKIPSTONE_HD SKIPSTONE_INLINE double rubber_no_twist_lambda(const double* at, co
 struct RubberSphereSystem {
   double at[3];   // Atilde = A + mu b^2 Id (diagonal)
   double kappa;   // a / (a + b)
+  double b;       // the ball's radius, signed as the parameter b
+  double press;   // +1 where the fixed sphere presses along gamma (b > 0, b < -a), -1 inside it
   static constexpr int N = kRubberN;
   SKIPSTONE_HD void rhs(const double* y, double* f) const {
     const double* w = y;
@@ -92,6 +108,24 @@ struct RubberSphereSystem {
     f[4] = kappa * (g[2] * w[0] - g[0] * w[2]);
     f[5] = kappa * (g[0] * w[1] - g[1] * w[0]);
     f[6] = g[2];
+  }
+  // The contact force per unit mass at y (header): N and |f|.
+  SKIPSTONE_HD ContactForce<double> contact(const double* y) const {
+    double f[kRubberN];
+    rhs(y, f);
+    const double* w = y;
+    const double* g = y + 3;
+    const double wg = w[0] * g[0] + w[1] * g[1] + w[2] * g[2], gg = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
+    double F[3];
+    for (int i = 0; i < 3; ++i) {
+      const double turn = f[(i + 1) % 3] * g[(i + 2) % 3] - f[(i + 2) % 3] * g[(i + 1) % 3];  // Omega' x gamma
+      const double centripetal = w[i] * wg - g[i] * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+      F[i] = b * (turn + (1.0 - kappa) * centripetal);
+    }
+    const double along = (F[0] * g[0] + F[1] * g[1] + F[2] * g[2]) / gg;
+    double t2 = 0.0;
+    for (int i = 0; i < 3; ++i) t2 += (F[i] - along * g[i]) * (F[i] - along * g[i]);
+    return {press * along * sqrt(gg), sqrt(t2)};
   }
   // Twice the energy, (Atilde Omega, Omega).
   SKIPSTONE_HD double energy2(const double* y) const {
@@ -107,6 +141,8 @@ SKIPSTONE_HD SKIPSTONE_INLINE bool rubber_sphere_start(const ScanPoint& pt, Rubb
   sys.at[1] = p[P_I2] + mb2;
   sys.at[2] = p[P_I3] + mb2;
   sys.kappa = a / (a + b);
+  sys.b = b;
+  sys.press = b > 0.0 || b < -a ? 1.0 : -1.0;
   const double st = sin(p[P_THETA]);
   const double g[3] = {st * cos(p[P_PHI]), st * sin(p[P_PHI]), cos(p[P_THETA])};
   const double wg = p[P_WX] * g[0] + p[P_WY] * g[1] + p[P_WZ] * g[2];
@@ -148,7 +184,15 @@ SKIPSTONE_HD TrajectoryResult simulate_rubber_sphere(const ScanSpec& spec, const
   double t = 0.0, h = 0.5 * h_max, energy_error = 0.0, twist = 0.0, drift = 0.0;
   std::uint64_t crossings = 0, tried = 0;
   Status status = Status::finished;
+  ContactStats contact;
+  contact.start(spec.contact_forces, pt.p[P_MU_S]);
+  const auto watch = [&](double at) {
+    if (!contact.on) return;
+    const ContactForce<double> c = sys.contact(y);
+    contact.sample(at, c.n, c.f);
+  };
   sink.on_step(t, y);
+  watch(t);
   while (t < spec.t_max && crossings < spec.max_events) {
     if (tried >= spec.max_steps) {
       status = Status::integrator_failure;
@@ -174,6 +218,7 @@ SKIPSTONE_HD TrajectoryResult simulate_rubber_sphere(const ScanSpec& spec, const
     if (!last || hh * grow > h) h = hh * grow;  // a shortened last step does not shrink h
     h = h < h_max ? h : h_max;
     sink.on_step(t, y);
+    watch(t);
     const double e = fabs(sys.energy2(y) - e0) / e0;
     energy_error = e > energy_error ? e : energy_error;
     const double tw = rubber_twist(y) / w0, gd = rubber_gamma_defect(y);
@@ -198,6 +243,7 @@ SKIPSTONE_HD TrajectoryResult simulate_rubber_sphere(const ScanSpec& spec, const
   res.gamma_drift = drift;
   res.twist_max = twist;
   res.gamma3_mean = t > 0.0 ? y[6] / t : y[5];
+  contact.write(res);
   return res;
 }
 
