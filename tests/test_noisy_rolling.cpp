@@ -1,9 +1,9 @@
 // Noisy constraints on the Figure-18 system (include/skipstone/rolling/noisy_transversal.hpp):
 // sigma = 0 gives the deterministic passage; roughness (type 2) conserves E1 on every noise path
 // to the integrator's accuracy while slip (type 1) changes it; the stochastic Heun scheme's
-// observed strong order (against a run at 1/16 of the finest step on the same Brownian path)
-// and weak order (on a linear system whose moments are known in closed form) against the design
-// orders 1 and 2; the counter-based noise: standard normal, reproducible from (seed, index,
+// observed strong order (against a run at 1/16 of the finest step on the same Brownian path, and
+// on a linear system against its exact solution on the same path) and weak order (on that
+// linear system, whose moments are known in closed form) against the design orders 1 and 2; the counter-based noise: standard normal, reproducible from (seed, index,
 // realisation), different between realisations, independent of how a scan is cut into chunks;
 // and the config's refusals (float, systems without noise, non-integer noise and realisation);
 // on roll4:disc: sigma = 0 gives the deterministic model, roughness keeps both energies, slip
@@ -202,6 +202,47 @@ TEST(NoisyRolling, ObservedWeakOrderIsTheDesignOrder) {
   for (double x : err) std::printf(" %.3e", x);
   std::printf("  observed weak order %.3f\n", order);
   EXPECT_NEAR(order, kDesignWeakOrder, testing::kOrderSlack);
+}
+
+// The strong order against a known solution: the same linear system, whose exact transition
+// over a step d is n -> e n + s I, x -> x + tau (1 - e) n + s tau (dW - I) (e = exp(-d/tau), s the
+// diffusion, I = int_0^d exp(-(d - u)/tau) dW(u)); (dW, I) is Gaussian with variances d and
+// tau (1 - e^2) / 2 and covariance tau (1 - e). Sampled exactly over steps d = the finest step,
+// it gives x(T), n(T) on the same Brownian path as the scheme at every coarser step (the sums of
+// the dW), without a reference run.
+double strong_error_against_exact(const LinearOu& sys, double n0, double T, double h, double d, int paths) {
+  const double e = std::exp(-d / sys.tau), s = sys.diffusion();
+  const double c = sys.tau * (1.0 - e) / std::sqrt(d);  // Cholesky of the (dW, I) covariance
+  const double rest = std::sqrt(sys.tau * (1.0 - e * e) / 2.0 - c * c);
+  const int fine = static_cast<int>(std::lround(T / d)), per = static_cast<int>(std::lround(h / d));
+  double sum = 0.0;
+  for (int p = 0; p < paths; ++p) {
+    double exact[2] = {0.0, n0}, y[2] = {0.0, n0}, f[2], y_new[2], dW = 0.0;
+    for (int k = 0; k < fine; ++k) {
+      const std::uint64_t key = noise_key(2026, static_cast<std::uint64_t>(p), 0);
+      const double z1 = normal_of(key, 2 * static_cast<std::uint64_t>(k)), z2 = normal_of(key, 2 * static_cast<std::uint64_t>(k) + 1);
+      const double dw = std::sqrt(d) * z1, I = c * z1 + rest * z2;
+      exact[0] += sys.tau * (1.0 - e) * exact[1] + s * sys.tau * (dw - I);
+      exact[1] = e * exact[1] + s * I;
+      dW += dw;
+      if ((k + 1) % per == 0) {
+        sys.drift(y, f);
+        heun_step(sys, y, f, h, &dW, y_new);
+        y[0] = y_new[0], y[1] = y_new[1], dW = 0.0;
+      }
+    }
+    sum += (y[0] - exact[0]) * (y[0] - exact[0]) + (y[1] - exact[1]) * (y[1] - exact[1]);
+  }
+  return std::sqrt(sum / paths);
+}
+
+TEST(NoisyRolling, ObservedStrongOrderAgainstAKnownSolution) {
+  const LinearOu sys{0.7, 0.5};
+  const double n0 = 0.4, T = 2.0, h_finest = T / 320;
+  const double order = testing::observed_strong_order(T / 20, h_finest, "x' = n, n Ornstein-Uhlenbeck, exact solution", [&](double h) {
+    return strong_error_against_exact(sys, n0, T, h, h_finest, 200);
+  });
+  EXPECT_NEAR(order, testing::kDesignStrongOrder, testing::kOrderSlack);
 }
 
 TEST(NoisyRolling, CounterNoiseIsStandardNormal) {
