@@ -208,8 +208,9 @@ def mut_huge_grid(cfg, rng):
         if scan.get("type") == "random":
             scan["count"] = n
     # Large enough that, if accepted, the outputs need far more than any disk: the run must stop
-    # before computing (exit 1 naming the folder, or exit 2 for too many points).
-    return cfg, False, ["config error: scan"], "huge grid n=%r" % n
+    # before computing (exit 1 naming the folder, or exit 2 for too many points, or for an output
+    # whose memory grows with the trajectories, such as outputs.boundary_events, naming it).
+    return cfg, False, ["config error: scan", "config error: outputs."], "huge grid n=%r" % n
 
 
 def mut_empty(cfg, rng):
