@@ -5,7 +5,11 @@ backend's against the CPU backend's: for each observable .npy in both (not the a
 values differ (status and exit_side: any difference, NaN in both counting as equal; real maps:
 defined in one run only, and
 the largest and median |difference| and relative difference |a - b| / (1 + |a|) where both are
-defined), and the status counts of both meta.json files.
+defined), and the status counts of both meta.json files. The noise columns of final_state.npy
+(noise_n1, noise_n2: the noise process at t_end of a noisy run, named in meta.json
+observables.final_state.columns) are compared on their own as well, as the maps
+final_state.noise_n1 and final_state.noise_n2, so that the noise state's agreement is not lost
+in the largest difference over the whole row.
 
 Usage: compare_maps.py DIR_A DIR_B [--json OUT.json]   (A is the reference)
 """
@@ -52,7 +56,13 @@ def main():
         name = f[:-4]
         if not f.endswith(".npy") or name.startswith("axis_") or not os.path.exists(os.path.join(o.b, f)):
             continue
-        out["maps"][name] = compare(name, np.load(os.path.join(o.a, f)), np.load(os.path.join(o.b, f)))
+        a, b = np.load(os.path.join(o.a, f)), np.load(os.path.join(o.b, f))
+        out["maps"][name] = compare(name, a, b)
+        if name == "final_state" and a.shape == b.shape:
+            columns = meta[0].get("observables", {}).get("final_state", {}).get("columns", [])
+            for i, c in enumerate(columns):
+                if c.startswith("noise_") and i < a.shape[-1]:
+                    out["maps"][f"final_state.{c}"] = compare(c, a[..., i], b[..., i])
     text = json.dumps(out, indent=1)
     print(text)
     if o.json:

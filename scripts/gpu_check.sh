@@ -3,7 +3,9 @@
 # map through `skipstone run` on the GPU and on the CPU compared map by map, the chunk pipeline
 # (scripts/gpu_pipeline_check.sh: several chunks through both streams, a killed and resumed
 # run, several devices where there are), presets of the newer paths on both backends compared
-# (scripts/gpu_presets_check.sh), the kernels' register use and spills (cuobjdump) with the register-limited occupancy, `skipstone bench
+# (scripts/gpu_presets_check.sh: rolling tables' edge sections, holes and noisy edges and faces,
+# coverage, 3D boundary maps, continued runs, impulse ratios, contact forces, noisy planes,
+# strip, transversal disc and inside-cylinder, final_state's noise columns), the kernels' register use and spills (cuobjdump) with the register-limited occupancy, `skipstone bench
 # --backend cuda --precision float`, `skipstone bench --scaling --backend cuda` (up to 1e8
 # trajectories), the CPU bench of the same machine, and Nsight Compute's achieved occupancy
 # where ncu works; writes $OUT_DIR with the JSON and gpu_results.md for benchmarks/RESULTS.md.
@@ -106,7 +108,7 @@ if [ "$mode" = cuda ]; then
   want pipeline && step "chunk pipeline: 8 chunks over two streams, a killed and resumed run, several devices" 300 \
     scripts/gpu_pipeline_check.sh "$bin" "$out" "$py"
 
-  want presets && step "presets on both backends: edge sections, holes, noisy edges, coverage, 3D boundary map, Lyapunov from final states" 300 \
+  want presets && step "presets on both backends: edge sections, holes, noisy edges and faces, coverage, 3D boundary map, continued runs, impulse ratios, contact forces, noise columns" 300 \
     bash -o pipefail -c "scripts/gpu_presets_check.sh '$bin' '$out' '$py' | tee '$out/presets.txt'"
 
   want bench && step "skipstone bench --backend cuda --precision float" 420 bash -o pipefail -c \
