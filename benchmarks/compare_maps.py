@@ -3,8 +3,7 @@
 """Compares two `skipstone run` output folders of the same config map by map, e.g. the CUDA
 backend's against the CPU backend's: for each observable .npy in both (not the axes), how many
 values differ (status and exit_side: any difference, NaN in both counting as equal; real maps:
-defined in one run only, and
-the largest and median |difference| and relative difference |a - b| / (1 + |a|) where both are
+defined in one run only, or undefined in both but differently (+inf against NaN), and the largest and median |difference| and relative difference |a - b| / (1 + |a|) where both are
 defined), and the status counts of both meta.json files. The noise columns of final_state.npy
 (noise_n1, noise_n2: the noise process at t_end of a noisy run, named in meta.json
 observables.final_state.columns) are compared on their own as well, as the maps
@@ -35,8 +34,10 @@ def compare(name, a, b):
     both = fa & fb
     d = np.abs(a[both] - b[both])
     rel = d / (1.0 + np.abs(a[both]))
+    # +inf (e.g. friction_ratio_max where no finite coefficient holds the ball) against NaN or -inf
+    undefined_differ = ~fa & ~fb & ~((a == b) | (np.isnan(a) & np.isnan(b)))
     return {"values": int(a.size), "defined_in_both": int(both.sum()),
-            "defined_in_one_only": int(np.count_nonzero(fa != fb)),
+            "defined_in_one_only": int(np.count_nonzero(fa != fb) + np.count_nonzero(undefined_differ)),
             "abs_diff_max": float(d.max()) if d.size else 0.0,
             "abs_diff_median": float(np.median(d)) if d.size else 0.0,
             "rel_diff_max": float(rel.max()) if rel.size else 0.0}
