@@ -263,8 +263,9 @@ def check(case, argv, d, before, after, rc, stdout, stderr, timed_out, listing):
         names = substitute(expect.get("names", []), case) + (["--overwrite"] if overwrite else [])
         if case.get("out_kind") in REFUSED_OUT_KINDS:  # refused before the config and other options are read
             names += ["--out", "--json"]
-        if case.get("out_kind") == "existing_outputs" and outp:  # files no run of ours wrote: refused naming the folder
-            names += ["output folder " + Path(outp).name]
+        if case.get("out_kind") == "existing_outputs" and outp:  # files no run of ours wrote: refused naming them
+            # run and merge name the output folder; trace and bench the file given to --out
+            names += ["output folder " + Path(outp).name] if argv[:1] in (["run"], ["merge"]) else ["--out " + outp]
         if names and not any(n in stderr for n in names):
             found.append(("names", "stderr names none of %s: %s" % (names[:6], first_line(stderr))))
         if not stderr.strip():
