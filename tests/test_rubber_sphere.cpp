@@ -3,7 +3,7 @@
 // without the no-twist couple; the invariant density D^((a+b)/(2a)) by the Liouville equation
 // with finite differences; the symmetric ball's closed form (Omega constant, gamma on a great
 // circle); the integrable case b = -2a against a chaotic one (nearby trajectories separate
-// linearly there, exponentially at b = 3a); reference values from an independent
+// linearly there, exponentially at b = 3a) and its extra first integral; reference values from an independent
 // implementation (momentum variables, scipy DOP853); the contact force against the centre's
 // acceleration; config checks.
 #include <gtest/gtest.h>
@@ -196,6 +196,63 @@ TEST(RubberSphere, IntegrableCaseIsQuasiPeriodic) {
   for (const auto& [th, ph] : {std::pair{theta, phi}, std::pair{0.4, 2.0}, std::pair{1.3, -0.7}, std::pair{2.2, 0.9}})
     EXPECT_LT(separation(-2.0, th, ph, w), kIntegrableSeparation) << "theta " << th << " phi " << ph;
   EXPECT_GT(separation(3.0, theta, phi, w), kChaoticSeparation);
+}
+
+// The extra first integral of the case b = -2a, M = Atilde Omega:
+//   F = [(M, M)(gamma, gamma) + det Atilde (M, Atilde^-1 M)(gamma, Atilde^-2 gamma)] / (gamma, Atilde^-1 gamma).
+// Found by a search over quartic functions M_i M_j gamma_k gamma_l / D conserved by the field and
+// checked symbolically: on the constraint its time derivative is (kappa + 1) times a factor that
+// is not zero, for any Atilde. Along skipstone's runs it keeps to the integrator's accuracy at
+// b = -2a and drifts at O(1) relative amounts elsewhere, so the test fails if the field were not
+// the integrable one.
+double integrable_case_integral(const double* at, const double* y) {
+  double mm = 0.0, mam = 0.0, gg = 0.0, ga2g = 0.0, d = 0.0;
+  for (int i = 0; i < 3; ++i) {
+    const double m = at[i] * y[i], g = y[3 + i];
+    mm += m * m, mam += m * m / at[i], gg += g * g, ga2g += g * g / (at[i] * at[i]), d += g * g / at[i];
+  }
+  return (mm * gg + at[0] * at[1] * at[2] * mam * ga2g) / d;
+}
+
+constexpr double kIntegralNotKept = 1e-3;  // F's relative drift at b = 3a and b = -a/2 (measured 2.8e-2, 0.10: printed)
+
+// The largest relative drift of that integral over a run's accepted steps.
+struct IntegralDrift {
+  double at[3] = {}, f0 = NAN, worst = 0.0;
+  template <class V, class S>
+  void on_event(double, V, const S&, V) {}
+  template <class T>
+  void on_step(T, const T* s) {
+    double y[6];
+    for (int i = 0; i < 6; ++i) y[i] = s[i];
+    const double f = integrable_case_integral(at, y);
+    if (std::isnan(f0)) f0 = f;
+    worst = std::max(worst, std::fabs(f - f0) / std::fabs(f0));
+  }
+};
+
+TEST(RubberSphere, IntegrableCaseKeepsItsExtraIntegral) {
+  const double I[3] = {1.0, 1.7, 2.6}, mu = 0.5;
+  const auto drift = [&](double b, double theta, double phi) {
+    IntegralDrift sink;
+    for (int i = 0; i < 3; ++i) sink.at[i] = I[i] + mu * b * b;
+    const json cfg = rubber_config({{"a", 1.0}, {"b", b}, {"I1", I[0]}, {"I2", I[1]}, {"I3", I[2]}, {"mu", mu}},
+                                   {{"theta", theta}, {"phi", phi}, {"wx", 1.0}, {"wy", -0.4}, {"wz", 0.2}}, 1e3);
+    EXPECT_EQ(simulate_trajectory(testing::config_from(cfg).spec, 0, sink).status, Status::finished);
+    return sink.worst;
+  };
+  double kept = 0.0;
+  for (const auto& [th, ph] : {std::pair{0.7, 0.3}, std::pair{0.4, 2.0}, std::pair{1.3, -0.7}, std::pair{2.2, 0.9}}) {
+    const double d = drift(-2.0, th, ph);
+    EXPECT_LT(d, kInvariantDrift) << "theta " << th << " phi " << ph;
+    kept = std::max(kept, d);
+  }
+  std::printf("  b -2.0: relative drift of its integral at most %.2e over t = 1e3 (4 starts)\n", kept);
+  for (const double b : {3.0, -0.5}) {
+    const double d = drift(b, 0.7, 0.3);
+    std::printf("  b %+.1f: relative drift of the b = -2a integral %.2e\n", b, d);
+    EXPECT_GT(d, kIntegralNotKept) << "b " << b;
+  }
 }
 
 // Values at t = 10 from an independent implementation: the equations in momentum variables
