@@ -86,9 +86,20 @@ class MpiRunTest : public CliTest {
     GTEST_SKIP() << "skipstone was built without MPI (SKIPSTONE_MPI=OFF or no MPI library)";
 #endif
     if (std::system("command -v mpirun >/dev/null 2>&1") != 0) GTEST_SKIP() << "mpirun is not installed";
+    session_ = fs::temp_directory_path() / ("skmpi." + std::to_string(::getpid()));
+    fs::create_directories(session_);
   }
+  void TearDown() override {
+    std::error_code ec;
+    if (!session_.empty()) fs::remove_all(session_, ec);
+    CliTest::TearDown();
+  }
+  // Open MPI keeps its session files under $TMPDIR/ompi.<host>.<uid>: two tests' mpirun at once
+  // (ctest -j) race to create that folder there, so each test process gets a TMPDIR of its own
+  // (short: the session holds Unix sockets, whose paths are limited to about 100 characters).
   CliResult mpirun(int ranks, const std::string& args) {
-    const std::string cmd = "mpirun --allow-run-as-root --oversubscribe -np " + std::to_string(ranks) + " " +
+    const std::string cmd = "TMPDIR=" + shell_quote(session_.string()) +
+                            " mpirun --allow-run-as-root --oversubscribe -np " + std::to_string(ranks) + " " +
                             shell_quote(SKIPSTONE_BINARY) + " " + args;
     const fs::path out = dir_ / "mpirun.out", err = dir_ / "mpirun.err";
     const int st = std::system((cmd + " >" + shell_quote(out.string()) + " 2>" + shell_quote(err.string())).c_str());
@@ -98,6 +109,7 @@ class MpiRunTest : public CliTest {
     r.err = read_text(err);
     return r;
   }
+  fs::path session_;
 };
 
 // meta.json of a distributed run differs from the plain run only in the run-specific fields
