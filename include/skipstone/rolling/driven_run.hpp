@@ -5,8 +5,9 @@
 // only between them) and at t_max, no step turning any angle by more than kDrivenAngleStep. Along
 // the way the contact force is watched at every accepted step end (Eq. 1.1-1.3): the least N/M
 // (normal_force_min), the largest |f|/N where N > 0 (friction_ratio_max: the least static friction
-// coefficient the path needs; +inf once N <= 0 with friction, contact_force.hpp), and the first times at which N <= 0 (detach_time) and
-// |f| > mu_s N (slip_time), located inside their step by bisection on recomputed partial steps.
+// coefficient the path needs; +inf once N <= 0 with friction, contact_force.hpp), and the first
+// times at which N <= 0 (detach_time) and |f| > mu_s N (slip_time), located inside their step by
+// bisection on recomputed partial steps.
 // The rolling equations are followed to t_max regardless: after detach_time or slip_time the path
 // is no longer physical, which those two observables say. energy_error: the work-energy balance
 // |E - E(0) - W| over the run, relative to the largest kinetic energy plus M |g| r (without drive
