@@ -218,8 +218,8 @@ double strong_error_against_exact(const LinearOu& sys, double n0, double T, doub
   double sum = 0.0;
   for (int p = 0; p < paths; ++p) {
     double exact[2] = {0.0, n0}, y[2] = {0.0, n0}, f[2], y_new[2], dW = 0.0;
+    const std::uint64_t key = noise_key(2026, static_cast<std::uint64_t>(p), 0);
     for (int k = 0; k < fine; ++k) {
-      const std::uint64_t key = noise_key(2026, static_cast<std::uint64_t>(p), 0);
       const double z1 = normal_of(key, 2 * static_cast<std::uint64_t>(k)), z2 = normal_of(key, 2 * static_cast<std::uint64_t>(k) + 1);
       const double dw = std::sqrt(d) * z1, I = c * z1 + rest * z2;
       exact[0] += sys.tau * (1.0 - e) * exact[1] + s * sys.tau * (dw - I);

@@ -67,7 +67,7 @@ SKIPSTONE_HD double locate_contact_event(const Model& model, const double* y0, d
 
 // The contact observables along the run.
 struct ContactWatch {
-  double n_min = INFINITY, ratio_max = -INFINITY;
+  double n_min = INFINITY, ratio_max = 0.0;  // |f| / N >= 0: 0 where N > 0 nowhere
   double detach = std::numeric_limits<double>::quiet_NaN(), slip = std::numeric_limits<double>::quiet_NaN();
   bool detached = false, slipped = false;
   bool unbounded = false;  // some step end needs unbounded friction (needs_unbounded_friction)
@@ -78,7 +78,7 @@ struct ContactWatch {
     unbounded = unbounded || needs_unbounded_friction(F.N, F.f);
   }
   SKIPSTONE_HD double friction_needed() const {
-    return unbounded ? INFINITY : ratio_max > -INFINITY ? ratio_max : 0.0;
+    return unbounded ? INFINITY : ratio_max;
   }
 };
 
